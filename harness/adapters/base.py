@@ -1,0 +1,125 @@
+"""The adapter protocol: how toolwire drives a converter.
+
+An adapter declares the directions it supports, each a triple
+``(kind, source_dialect, target_dialect)`` with kind in
+``request | response | stream``, and converts one payload per call.
+A direction it does not declare is reported ``unsupported``, never ``pass``.
+
+Payloads are plain JSON values: a request or response body as a dict; for
+``stream``, a list of events ``{"event": name-or-None, "data": chunk}``
+where ``data`` is the parsed JSON of the event, or the string ``"[DONE]"``.
+A stream converter may return the same list form or an event-stream text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+from harness.errors import AdapterLoadError
+from harness.model import DIALECTS, PAYLOAD_KINDS, PayloadKind
+
+
+class Direction(NamedTuple):
+    kind: PayloadKind
+    source: str
+    target: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.source}->{self.target}"
+
+
+@runtime_checkable
+class Adapter(Protocol):
+    """What a converter provides. ``directions`` may be any iterable of triples."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def version(self) -> str: ...
+
+    @property
+    def directions(self) -> Iterable[tuple[str, str, str]]: ...
+
+    def convert(self, payload: Any, kind: PayloadKind, source: str, target: str) -> Any: ...
+
+
+@dataclass(frozen=True)
+class LoadedAdapter:
+    """An adapter after its declaration was checked: what the engine drives."""
+
+    spec: str
+    name: str
+    version: str
+    directions: frozenset[Direction]
+    implementation: Adapter
+
+    def supports(self, direction: Direction) -> bool:
+        return direction in self.directions
+
+    def convert(self, payload: Any, kind: PayloadKind, source: str, target: str) -> Any:
+        return self.implementation.convert(payload, kind, source, target)
+
+    def convert_direction(self, payload: Any, direction: Direction) -> Any:
+        return self.convert(payload, direction.kind, direction.source, direction.target)
+
+
+def check_adapter(candidate: object, spec: str) -> LoadedAdapter:
+    """Check that ``candidate`` honours the protocol; say exactly what is missing."""
+    missing = [
+        attribute
+        for attribute in ("name", "version", "directions", "convert")
+        if not hasattr(candidate, attribute)
+    ]
+    if missing:
+        raise AdapterLoadError(
+            f"adapter {spec!r} is not an adapter: it lacks {', '.join(missing)}",
+            hint="see docs/adapters.md for the protocol (name, version, directions, convert)",
+        )
+    adapter: Adapter = candidate  # type: ignore[assignment]
+    if not callable(adapter.convert):
+        raise AdapterLoadError(f"adapter {spec!r}: convert is not callable")
+    for attribute in ("name", "version"):
+        if not isinstance(getattr(adapter, attribute), str):
+            raise AdapterLoadError(f"adapter {spec!r}: {attribute} must be a string")
+    return LoadedAdapter(
+        spec=spec,
+        name=adapter.name,
+        version=adapter.version,
+        directions=_check_directions(adapter.directions, spec),
+        implementation=adapter,
+    )
+
+
+def _check_directions(declared: object, spec: str) -> frozenset[Direction]:
+    try:
+        triples = list(declared)  # type: ignore[call-overload]
+    except TypeError:
+        raise AdapterLoadError(
+            f"adapter {spec!r}: directions must be an iterable of (kind, source, target) triples"
+        ) from None
+    directions: set[Direction] = set()
+    for triple in triples:
+        if not (isinstance(triple, tuple | list) and len(triple) == 3):
+            raise AdapterLoadError(
+                f"adapter {spec!r}: direction {triple!r} is not a (kind, source, target) triple"
+            )
+        kind, source, target = triple
+        if kind not in PAYLOAD_KINDS:
+            raise AdapterLoadError(
+                f"adapter {spec!r}: direction {tuple(triple)!r} has unknown kind {kind!r}",
+                hint=f"use one of: {', '.join(PAYLOAD_KINDS)}",
+            )
+        for dialect in (source, target):
+            if dialect not in DIALECTS:
+                raise AdapterLoadError(
+                    f"adapter {spec!r}: direction {tuple(triple)!r} names unknown dialect "
+                    f"{dialect!r}",
+                    hint=f"use one of: {', '.join(DIALECTS)}",
+                )
+        directions.add(Direction(kind, source, target))
+    if not directions:
+        raise AdapterLoadError(f"adapter {spec!r} declares no directions")
+    return frozenset(directions)

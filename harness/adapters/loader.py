@@ -1,0 +1,118 @@
+"""Resolve an adapter spec to a checked adapter.
+
+Spec forms (DESIGN.md): ``reference``; a name registered in the entry-point
+group ``toolwire.adapters``; ``package.module:attribute``; ``http://HOST:PORT``
+and ``cmd:COMMAND`` (not yet supported). The attribute (or entry point) may
+be an adapter object, a class, or a factory function taking no arguments.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import inspect
+from importlib.metadata import entry_points
+
+from harness.adapters.base import LoadedAdapter, check_adapter
+from harness.errors import AdapterLoadError
+
+ENTRY_POINT_GROUP = "toolwire.adapters"
+
+# Adapters that ship with toolwire itself, by name.
+BUILTIN_ADAPTERS: dict[str, str] = {
+    "reference": "harness.adapters.reference:ReferenceAdapter",
+}
+
+
+def available_adapter_names() -> list[str]:
+    names = set(BUILTIN_ADAPTERS)
+    names.update(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
+    return sorted(names)
+
+
+def load_adapter(spec: str) -> LoadedAdapter:
+    """Return the adapter named by ``spec`` or raise ``AdapterLoadError`` saying why."""
+    spec = spec.strip()
+    if not spec:
+        raise AdapterLoadError("empty adapter spec", hint=_spec_forms())
+    if spec.startswith(("http://", "https://")):
+        raise AdapterLoadError(
+            f"adapter {spec!r}: HTTP proxy adapters are not supported yet",
+            hint="use a Python adapter (package.module:attribute) for now",
+        )
+    if spec.startswith("cmd:"):
+        raise AdapterLoadError(
+            f"adapter {spec!r}: subprocess adapters are not supported yet",
+            hint="use a Python adapter (package.module:attribute) for now",
+        )
+    if ":" in spec:
+        return check_adapter(_instantiate(_import_target(spec), spec), spec)
+    return _load_named(spec)
+
+
+def _load_named(name: str) -> LoadedAdapter:
+    if name in BUILTIN_ADAPTERS:
+        return check_adapter(_instantiate(_import_target(BUILTIN_ADAPTERS[name]), name), name)
+    for entry_point in entry_points(group=ENTRY_POINT_GROUP, name=name):
+        try:
+            target = entry_point.load()
+        except Exception as error:  # a broken third-party install: say which
+            raise AdapterLoadError(
+                f"adapter {name!r}: its entry point {entry_point.value!r} failed to load: "
+                f"{type(error).__name__}: {error}",
+                hint="reinstall the package that provides it",
+            ) from error
+        return check_adapter(_instantiate(target, name), name)
+    known = available_adapter_names()
+    close = difflib.get_close_matches(name, known, n=1)
+    suggestion = f"did you mean {close[0]!r}? " if close else ""
+    raise AdapterLoadError(
+        f"unknown adapter {name!r}",
+        hint=f"{suggestion}known adapters: {', '.join(known)}; or {_spec_forms()}",
+    )
+
+
+def _import_target(spec: str) -> object:
+    module_name, _, attribute_path = spec.partition(":")
+    if not module_name or not attribute_path:
+        raise AdapterLoadError(f"adapter spec {spec!r} is malformed", hint=_spec_forms())
+    try:
+        target: object = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        raise AdapterLoadError(
+            f"adapter {spec!r}: cannot import module {module_name!r} ({error})",
+            hint="check the module name, install its package, or add its folder to PYTHONPATH",
+        ) from error
+    except Exception as error:
+        raise AdapterLoadError(
+            f"adapter {spec!r}: importing {module_name!r} failed: {type(error).__name__}: {error}"
+        ) from error
+    for part in attribute_path.split("."):
+        if not hasattr(target, part):
+            raise AdapterLoadError(
+                f"adapter {spec!r}: module {module_name!r} has no attribute {attribute_path!r}",
+                hint="check the name after the colon",
+            )
+        target = getattr(target, part)
+    return target
+
+
+def _instantiate(target: object, spec: str) -> object:
+    """Classes and zero-argument factories are called; adapter objects are used as they are."""
+    if hasattr(target, "convert") and not inspect.isclass(target):
+        return target
+    if callable(target):
+        try:
+            return target()
+        except Exception as error:
+            raise AdapterLoadError(
+                f"adapter {spec!r}: creating it failed: {type(error).__name__}: {error}"
+            ) from error
+    return target
+
+
+def _spec_forms() -> str:
+    return (
+        "an adapter spec is 'reference', an installed adapter name, "
+        "'package.module:attribute', 'http://HOST:PORT' or 'cmd:COMMAND'"
+    )

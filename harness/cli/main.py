@@ -1,0 +1,62 @@
+"""The ``toolwire`` command: one click group; each command lives in its own module.
+
+Every ``ToolwireError`` becomes a one-line message on stderr and an exit
+code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from harness import __version__
+from harness.errors import ToolwireError
+
+# Exit codes shared by every command (DESIGN.md): 0 clean, 1 findings,
+# 2 usage error, 3 the harness or the adapter broke.
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_BROKEN = 3
+
+
+class ToolwireGroup(click.Group):
+    """A group that turns user-facing errors into one line and an exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ToolwireError as error:
+            click.echo(f"toolwire: error: {error}", err=True)
+            ctx.exit(getattr(error, "exit_code", EXIT_FINDINGS))
+
+
+@click.group(cls=ToolwireGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="toolwire")
+def cli() -> None:
+    """Conformance harness for LLM tool-calling wire formats.
+
+    Judge a converter between OpenAI Chat Completions, Anthropic Messages,
+    DeepSeek thinking mode and Qwen3-Coder XML against a corpus of recorded
+    transcripts, and say exactly what is wrong.
+    """
+
+
+def _register_commands() -> None:
+    # Imported here, not at the top, so each command module stays independent.
+    from harness.cli.corpus_cmd import corpus
+
+    cli.add_command(corpus)
+
+
+_register_commands()
+
+
+def main(argv: list[str] | None = None) -> None:
+    cli.main(args=argv, prog_name="toolwire")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(sys.argv[1:])

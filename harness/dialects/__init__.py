@@ -1,0 +1,33 @@
+"""Dialect codecs, looked up by name."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from harness.dialects.base import DialectCodec
+from harness.errors import UnsupportedDialectError
+from harness.model import DIALECTS
+
+# name -> "module:attribute"; imported on first use so that loading one
+# dialect does not pay for the others.
+_CODECS: dict[str, str] = {
+    "openai-chat": "harness.dialects.openai_chat:OPENAI_CHAT_CODEC",
+    "deepseek-chat": "harness.dialects.openai_chat:DEEPSEEK_CHAT_CODEC",
+    "anthropic-messages": "harness.dialects.anthropic_messages:ANTHROPIC_MESSAGES_CODEC",
+    "qwen-xml": "harness.dialects.qwen_xml:QWEN_XML_CODEC",
+}
+
+
+def get_codec(dialect: str) -> DialectCodec:
+    """Return the codec for ``dialect`` or raise a clear error naming the valid ones."""
+    target = _CODECS.get(dialect)
+    if target is None:
+        raise UnsupportedDialectError(
+            f"unknown dialect {dialect!r}", hint=f"use one of: {', '.join(DIALECTS)}"
+        )
+    module_name, _, attribute = target.partition(":")
+    codec: DialectCodec = getattr(import_module(module_name), attribute)
+    return codec
+
+
+__all__ = ["DIALECTS", "DialectCodec", "get_codec"]
