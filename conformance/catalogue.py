@@ -1,0 +1,464 @@
+"""The rule catalogue: every rule's permanent code, level, scope and sources.
+
+Codes are permanent: a retired rule keeps its code forever and a new rule
+never reuses one. A rule's level may depend on the target profile (WIRE.md
+section 2); ``level_for`` resolves it, and a verdict is never more severe than
+the documentation of its profile supports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
+
+from conformance.profiles import PROFILES, Profile
+
+Level: TypeAlias = Literal["MUST", "SHOULD"]
+# Where a rule looks: one payload on its own (what `toolwire lint` checks),
+# a conversion (source payload against the adapter's output), a round trip
+# A->B->A, or a multi-request conversation (what came back in request n+1).
+Scope: TypeAlias = Literal["payload", "conversion", "roundtrip", "replay"]
+
+FAMILIES = ("pairing", "ordering", "fidelity", "reasoning", "xml", "stream", "replay", "schema")
+
+OPENAI_DOCS = "https://platform.openai.com/docs/api-reference/chat/create"
+OPENAI_TOOLS = "https://platform.openai.com/docs/guides/function-calling"
+OPENAI_STREAM = "https://platform.openai.com/docs/api-reference/chat-streaming"
+ANTHROPIC_DOCS = "https://docs.anthropic.com/en/api/messages"
+ANTHROPIC_TOOLS = "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use"
+ANTHROPIC_THINKING = "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking"
+ANTHROPIC_STREAM = "https://docs.anthropic.com/en/docs/build-with-claude/streaming"
+DEEPSEEK_THINKING = "https://api-docs.deepseek.com/guides/thinking_mode"
+DEEPSEEK_REASONER = "https://api-docs.deepseek.com/guides/reasoning_model"
+QWEN_CODER = "https://huggingface.co/Qwen/Qwen3-Coder-30B-A3B-Instruct"
+
+ANTHROPIC = "anthropic-messages"
+OPENAI_FAMILY = frozenset({"openai-chat", "deepseek-chat", "qwen-xml"})
+ANY_DIALECT: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    level: Level
+    scopes: frozenset[Scope]
+    statement: str
+    docs: tuple[str, ...]
+    # Dialects of the judged payload the rule applies to; empty means all.
+    dialects: frozenset[str] = ANY_DIALECT
+    # Per-profile levels; a profile mapped to None is out of the rule's scope.
+    profile_levels: dict[str, Level | None] = field(default_factory=dict)
+
+    @property
+    def family(self) -> str:
+        return self.code.split(".", 1)[0]
+
+    @property
+    def anchor(self) -> str:
+        """The rule's anchor in docs/rules/<family>.md (GitHub heading style)."""
+        return self.code.replace(".", "").lower()
+
+    @property
+    def docs_link(self) -> str:
+        return f"docs/rules/{self.family}.md#{self.anchor}"
+
+    def applies_to_dialect(self, dialect: str) -> bool:
+        return not self.dialects or dialect in self.dialects
+
+    def level_for(self, profile: str | None) -> Level | None:
+        """The rule's level under ``profile``; None when the profile puts it out of scope."""
+        if profile is not None and profile in self.profile_levels:
+            return self.profile_levels[profile]
+        return self.level
+
+
+def _rule(
+    code: str,
+    level: Level,
+    scopes: str,
+    statement: str,
+    *docs: str,
+    dialects: frozenset[str] = ANY_DIALECT,
+    profile_levels: dict[str, Level | None] | None = None,
+) -> Rule:
+    return Rule(
+        code=code,
+        level=level,
+        scopes=frozenset(scopes.split()),  # type: ignore[arg-type]
+        statement=statement,
+        docs=docs,
+        dialects=dialects,
+        profile_levels=profile_levels or {},
+    )
+
+
+_STRICT_ONLY: dict[str, Level | None] = {"anthropic-strict": "MUST", "anthropic": "SHOULD"}
+
+RULES: tuple[Rule, ...] = (
+    # pairing
+    _rule(
+        "pairing.call_id_missing",
+        "MUST",
+        "payload conversion",
+        "Every tool call carries a non-empty id.",
+        OPENAI_DOCS,
+        ANTHROPIC_DOCS,
+    ),
+    _rule(
+        "pairing.call_id_duplicate",
+        "MUST",
+        "payload conversion",
+        "No two tool calls in a conversation share an id.",
+        OPENAI_TOOLS,
+        ANTHROPIC_TOOLS,
+    ),
+    _rule(
+        "pairing.orphan_result",
+        "MUST",
+        "payload conversion",
+        "Every tool result answers a call made in the assistant turn before it.",
+        OPENAI_TOOLS,
+        ANTHROPIC_TOOLS,
+    ),
+    _rule(
+        "pairing.duplicate_result",
+        "MUST",
+        "payload conversion",
+        "No tool call is answered more than once.",
+        OPENAI_TOOLS,
+        ANTHROPIC_TOOLS,
+    ),
+    _rule(
+        "pairing.unanswered_call",
+        "MUST",
+        "payload conversion",
+        "Every tool call is answered before the next assistant turn; "
+        "only the last turn of a conversation may leave calls open.",
+        OPENAI_TOOLS,
+        ANTHROPIC_TOOLS,
+    ),
+    _rule(
+        "pairing.id_changed",
+        "MUST",
+        "conversion roundtrip",
+        "Conversion keeps every tool call id and the result that references it, "
+        "or maps ids through one consistent, reversible mapping the adapter declares.",
+        OPENAI_TOOLS,
+        ANTHROPIC_TOOLS,
+    ),
+    _rule(
+        "pairing.id_pattern",
+        "MUST",
+        "payload conversion",
+        "Tool call ids and tool names in the output are legal for the target dialect.",
+        ANTHROPIC_DOCS,
+        OPENAI_DOCS,
+    ),
+    # ordering
+    _rule(
+        "ordering.result_not_adjacent",
+        "MUST",
+        "payload conversion",
+        "Tool results sit in the message(s) right after the assistant turn that made the calls.",
+        OPENAI_TOOLS,
+        ANTHROPIC_TOOLS,
+    ),
+    _rule(
+        "ordering.result_after_text",
+        "MUST",
+        "payload conversion",
+        "In an anthropic-messages user message, tool_result blocks come before any other content.",
+        ANTHROPIC_TOOLS,
+        dialects=frozenset({ANTHROPIC}),
+    ),
+    _rule(
+        "ordering.parallel_results_split",
+        "MUST",
+        "payload conversion",
+        "All tool results for one assistant turn travel in a single user message.",
+        ANTHROPIC_TOOLS,
+        dialects=frozenset({ANTHROPIC}),
+        profile_levels=_STRICT_ONLY,
+    ),
+    _rule(
+        "ordering.role_alternation",
+        "MUST",
+        "payload conversion",
+        "User and assistant messages alternate, starting with a user message.",
+        ANTHROPIC_DOCS,
+        dialects=frozenset({ANTHROPIC}),
+        profile_levels=_STRICT_ONLY,
+    ),
+    _rule(
+        "ordering.system_placement",
+        "MUST",
+        "payload conversion",
+        "A system prompt travels where the target dialect carries it: the top-level system "
+        "field in anthropic-messages, a leading system or developer message in openai-chat.",
+        ANTHROPIC_DOCS,
+        OPENAI_DOCS,
+    ),
+    _rule(
+        "ordering.block_order",
+        "SHOULD",
+        "conversion roundtrip",
+        "The order of text, thinking and tool calls inside a turn survives conversion "
+        "wherever the target dialect can express it.",
+        ANTHROPIC_DOCS,
+        OPENAI_DOCS,
+    ),
+    _rule(
+        "ordering.result_order",
+        "SHOULD",
+        "payload conversion",
+        "Tool results follow the order of the calls they answer.",
+        ANTHROPIC_TOOLS,
+        OPENAI_TOOLS,
+    ),
+    # fidelity
+    _rule(
+        "fidelity.arguments",
+        "MUST",
+        "payload conversion roundtrip",
+        "Tool call arguments arrive as the same JSON object: not double-encoded, not left "
+        "as a string, Unicode and numbers intact.",
+        OPENAI_TOOLS,
+        ANTHROPIC_TOOLS,
+    ),
+    _rule(
+        "fidelity.text",
+        "MUST",
+        "conversion roundtrip",
+        "Every piece of visible text survives conversion unchanged.",
+        OPENAI_DOCS,
+        ANTHROPIC_DOCS,
+    ),
+    _rule(
+        "fidelity.error_flag",
+        "MUST",
+        "conversion roundtrip",
+        "A failed tool result stays marked as failed: is_error survives, or is carried "
+        "by a documented convention where the target has no flag.",
+        ANTHROPIC_TOOLS,
+    ),
+    _rule(
+        "fidelity.tool_definitions",
+        "MUST",
+        "conversion roundtrip",
+        "Tool names, descriptions and parameter schemas survive conversion.",
+        OPENAI_TOOLS,
+        ANTHROPIC_TOOLS,
+    ),
+    _rule(
+        "fidelity.tool_choice",
+        "MUST",
+        "conversion roundtrip",
+        "tool_choice and the parallel-call setting keep their meaning in the target dialect.",
+        OPENAI_DOCS,
+        ANTHROPIC_TOOLS,
+    ),
+    _rule(
+        "fidelity.stop_reason",
+        "MUST",
+        "conversion roundtrip",
+        "The stop reason maps to its equivalent: end_turn<->stop, tool_use<->tool_calls, "
+        "max_tokens<->length, stop_sequence<->stop.",
+        OPENAI_DOCS,
+        ANTHROPIC_DOCS,
+    ),
+    _rule(
+        "fidelity.usage",
+        "SHOULD",
+        "conversion roundtrip",
+        "Token usage (input and output tokens) survives conversion.",
+        OPENAI_DOCS,
+        ANTHROPIC_DOCS,
+    ),
+    _rule(
+        "fidelity.empty_content",
+        "MUST",
+        "payload conversion",
+        "No empty text blocks are sent to anthropic-messages, and null versus empty "
+        "content is carried the way the target dialect expects.",
+        ANTHROPIC_DOCS,
+        OPENAI_DOCS,
+    ),
+    _rule(
+        "fidelity.roundtrip",
+        "MUST",
+        "roundtrip",
+        "Converting A to B and back gives A again, up to the normalisations the rules name.",
+        OPENAI_DOCS,
+        ANTHROPIC_DOCS,
+    ),
+    # reasoning
+    _rule(
+        "reasoning.replay_missing",
+        "MUST",
+        "payload conversion",
+        "Under DeepSeek thinking mode, every assistant message of a stretch with tool calls "
+        "is sent back with its reasoning_content in later requests.",
+        DEEPSEEK_THINKING,
+        dialects=frozenset({"deepseek-chat"}),
+        profile_levels={
+            "deepseek-thinking": "MUST",
+            "deepseek-reasoner-legacy": None,
+            "openai": None,
+        },
+    ),
+    _rule(
+        "reasoning.replay_forbidden",
+        "MUST",
+        "payload conversion",
+        "For the legacy deepseek-reasoner, no reasoning_content is sent back in the input.",
+        DEEPSEEK_REASONER,
+        dialects=frozenset({"deepseek-chat"}),
+        profile_levels={"deepseek-reasoner-legacy": "MUST", "deepseek-thinking": None},
+    ),
+    _rule(
+        "reasoning.altered",
+        "MUST",
+        "conversion roundtrip",
+        "Replayed reasoning is the real text returned: not summarised, regenerated or "
+        "replaced by a placeholder.",
+        DEEPSEEK_THINKING,
+        ANTHROPIC_THINKING,
+    ),
+    _rule(
+        "reasoning.signature_lost",
+        "MUST",
+        "conversion roundtrip",
+        "Thinking signatures and redacted_thinking data come back unchanged.",
+        ANTHROPIC_THINKING,
+    ),
+    _rule(
+        "reasoning.position",
+        "MUST",
+        "payload conversion",
+        "Thinking blocks come first in the assistant content.",
+        ANTHROPIC_THINKING,
+        dialects=frozenset({ANTHROPIC}),
+    ),
+    # xml
+    _rule(
+        "xml.call_not_parsed",
+        "MUST",
+        "conversion",
+        "Every well-formed Qwen XML tool call becomes a structured tool call; none is left "
+        "in the text.",
+        QWEN_CODER,
+    ),
+    _rule(
+        "xml.parameter_type",
+        "MUST",
+        "conversion",
+        "Each XML parameter value is converted by the type in the tool's JSON Schema.",
+        QWEN_CODER,
+    ),
+    _rule(
+        "xml.text_preserved",
+        "MUST",
+        "conversion",
+        "Text before the calls is kept and the markup removed.",
+        QWEN_CODER,
+    ),
+    _rule(
+        "xml.call_order",
+        "MUST",
+        "conversion",
+        "Several XML calls become structured calls in the order written.",
+        QWEN_CODER,
+    ),
+    _rule(
+        "xml.malformed_executed",
+        "MUST",
+        "conversion",
+        "A malformed XML call is never turned into an executable call with partial arguments.",
+        QWEN_CODER,
+    ),
+    _rule(
+        "xml.stream_equivalence",
+        "MUST",
+        "conversion",
+        "A streamed XML output gives the same calls and text as the same output in one piece.",
+        QWEN_CODER,
+    ),
+    # stream
+    _rule(
+        "stream.reassembly",
+        "MUST",
+        "conversion",
+        "The reassembled streamed message equals the message the stream carries.",
+        OPENAI_STREAM,
+        ANTHROPIC_STREAM,
+    ),
+    _rule(
+        "stream.index_collision",
+        "MUST",
+        "payload conversion",
+        "Parallel streamed calls keep distinct indices; arguments never merge across calls.",
+        OPENAI_STREAM,
+        ANTHROPIC_STREAM,
+    ),
+    _rule(
+        "stream.event_order",
+        "MUST",
+        "payload conversion",
+        "Stream events follow the dialect's grammar.",
+        OPENAI_STREAM,
+        ANTHROPIC_STREAM,
+    ),
+    _rule(
+        "stream.partial_json",
+        "MUST",
+        "payload conversion",
+        "The argument fragments of each streamed call join to valid JSON.",
+        OPENAI_STREAM,
+        ANTHROPIC_STREAM,
+    ),
+    # replay
+    _rule(
+        "replay.assistant_altered",
+        "MUST",
+        "replay",
+        "The assistant turn sent back in request n+1 equals what response n returned: ids, "
+        "text, thinking with signature, reasoning_content.",
+        ANTHROPIC_THINKING,
+        DEEPSEEK_THINKING,
+        OPENAI_TOOLS,
+    ),
+    # schema
+    _rule(
+        "schema.request",
+        "MUST",
+        "payload conversion",
+        "Every request validates against its dialect's JSON Schema.",
+        OPENAI_DOCS,
+        ANTHROPIC_DOCS,
+        DEEPSEEK_THINKING,
+    ),
+    _rule(
+        "schema.response",
+        "MUST",
+        "payload conversion",
+        "Every response and stream event validates against its dialect's JSON Schema.",
+        OPENAI_DOCS,
+        ANTHROPIC_DOCS,
+        DEEPSEEK_THINKING,
+    ),
+)
+
+RULES_BY_CODE: dict[str, Rule] = {rule.code: rule for rule in RULES}
+RULE_CODES: tuple[str, ...] = tuple(rule.code for rule in RULES)
+
+
+def get_rule(code: str) -> Rule:
+    return RULES_BY_CODE[code]
+
+
+def rules_in_family(family: str) -> tuple[Rule, ...]:
+    return tuple(rule for rule in RULES if rule.family == family)
+
+
+def profile(name: str) -> Profile:
+    return PROFILES[name]

@@ -1,0 +1,65 @@
+"""Write docs/rules/<family>.md from the catalogue, so the two never drift.
+
+Run ``python -m conformance.docgen docs/rules`` after changing a rule; a test
+fails when the committed pages differ from what this writes.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from conformance.catalogue import FAMILIES, Rule, rules_in_family
+
+_FAMILY_INTRO = {
+    "pairing": "Tool calls and their results find each other by id.",
+    "ordering": "Results, text, thinking and system prompts sit where each dialect requires.",
+    "fidelity": "What the model said, and the tools it was given, survive conversion.",
+    "reasoning": "Reasoning that must be replayed comes back whole and unchanged.",
+    "xml": "Qwen3-Coder XML tool calls in text become structured calls, safely.",
+    "stream": "Streams follow their grammar and reassemble into the right message.",
+    "replay": "Across a conversation, what the model returned comes back unchanged.",
+    "schema": "Every payload produced has the shape its dialect's documentation requires.",
+}
+
+
+def render_family(family: str) -> str:
+    lines = [
+        f"# {family} rules",
+        "",
+        _FAMILY_INTRO[family],
+        "",
+        "Generated from `conformance/catalogue.py` by `python -m conformance.docgen docs/rules`.",
+        "",
+    ]
+    for rule in rules_in_family(family):
+        lines.extend(_render_rule(rule))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _render_rule(rule: Rule) -> list[str]:
+    lines = [f"## {rule.code}", "", rule.statement, ""]
+    lines.append(f"- Level: **{rule.level}**")
+    for profile, level in sorted(rule.profile_levels.items()):
+        lines.append(f"  - under profile `{profile}`: {level or 'not checked'}")
+    lines.append(f"- Scope: {', '.join(sorted(rule.scopes))}")
+    if rule.dialects:
+        lines.append(f"- Applies to: {', '.join(sorted(rule.dialects))}")
+    lines.append("- Sources: " + ", ".join(f"<{url}>" for url in rule.docs))
+    lines.append("")
+    return lines
+
+
+def write_all(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for family in FAMILIES:
+        path = folder / f"{family}.md"
+        path.write_text(render_family(family), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":  # pragma: no cover
+    for path in write_all(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/rules")):
+        print(path)
