@@ -1,0 +1,35 @@
+"""Documented conventions for what a target dialect cannot express.
+
+openai-chat has no error flag on tool results. toolwire accepts one
+convention, documented in docs/conventions.md: a failed result's content
+starts with ``Error`` followed by ``:`` (for example ``Error: file not
+found``). A converter from anthropic-messages writes ``is_error: true``
+results that way (keeping the original text after the prefix, or as it is
+when it already starts so); a converter to anthropic-messages reads such a
+result back as ``is_error: true`` (its text kept as it is).
+
+Comparisons strip the marker from failed results on both sides, so
+``Error: x`` and ``x`` flagged as an error say the same thing.
+"""
+
+from __future__ import annotations
+
+import re
+
+ERROR_PREFIX = "Error: "
+_ERROR_MARK = re.compile(r"^\s*error\s*:", re.IGNORECASE)
+
+
+def result_is_error_by_convention(text: str) -> bool:
+    return bool(_ERROR_MARK.match(text))
+
+
+def mark_error(text: str) -> str:
+    """The openai-chat content for a failed result whose text is ``text``."""
+    return text if result_is_error_by_convention(text) else ERROR_PREFIX + text
+
+
+def strip_error_mark(text: str) -> str:
+    """A failed result's text without the convention's leading marker."""
+    match = _ERROR_MARK.match(text)
+    return text[match.end() :].lstrip() if match else text

@@ -1,0 +1,172 @@
+"""pairing.*: tool calls and their results find each other by id.
+
+Each ``check_<property>`` is pure: it takes the canonical conversation (or
+response) and returns findings; an empty list means the rule holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from conformance.findings import Finding, finding
+from conformance.paths import block_path
+from conformance.timeline import call_sites, call_turns, preceding_call_turn, result_sites
+from harness.model import Conversation, Response, ToolCall
+
+# Documented patterns. Anthropic: tool_use ids ^[a-zA-Z0-9_-]+$, tool names
+# ^[a-zA-Z0-9_-]{1,128}$ (older pages said 64); OpenAI function names
+# ^[a-zA-Z0-9_-]{1,64}$. OpenAI does not document an id pattern.
+ANTHROPIC_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
+ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
+OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+
+
+def _calls_of(payload: Conversation | Response) -> list[tuple[ToolCall, str]]:
+    if isinstance(payload, Response):
+        return [
+            (block, f"choices[{c}]" if payload.dialect != "anthropic-messages" else "content")
+            for c, choice in enumerate(payload.choices)
+            for block in choice.message.blocks
+            if isinstance(block, ToolCall)
+        ]
+    return [
+        (site.call, block_path(payload, site.turn_index, site.block_index))
+        for site in call_sites(payload)
+    ]
+
+
+def check_call_id_missing(payload: Conversation | Response) -> list[Finding]:
+    return [
+        finding(
+            "pairing.call_id_missing",
+            f"the call to {call.name!r} at {path} has no id",
+            path,
+            actual=call.id,
+        )
+        for call, path in _calls_of(payload)
+        if not call.id
+    ]
+
+
+def check_call_id_duplicate(payload: Conversation | Response) -> list[Finding]:
+    counts = Counter(call.id for call, _ in _calls_of(payload) if call.id)
+    found = []
+    reported: set[str] = set()
+    for call, path in _calls_of(payload):
+        if call.id and counts[call.id] > 1 and call.id not in reported:
+            reported.add(call.id)
+            paths = [p for c, p in _calls_of(payload) if c.id == call.id]
+            found.append(
+                finding(
+                    "pairing.call_id_duplicate",
+                    f"id {call.id!r} is used by {counts[call.id]} calls: {', '.join(paths)}",
+                    path,
+                )
+            )
+    return found
+
+
+def check_orphan_result(conversation: Conversation) -> list[Finding]:
+    found = []
+    for site in result_sites(conversation):
+        call_id = site.result.call_id
+        path = block_path(conversation, site.turn_index, site.block_index)
+        owner = preceding_call_turn(conversation, site.turn_index)
+        offered = [s.call.id for s in owner.calls] if owner else []
+        if call_id and call_id in offered:
+            continue
+        where = (
+            f"the calls before it are {', '.join(map(repr, offered))}"
+            if offered
+            else "no assistant turn with calls comes right before it"
+        )
+        elsewhere = [
+            block_path(conversation, s.turn_index, s.block_index)
+            for s in call_sites(conversation)
+            if call_id and s.call.id == call_id
+        ]
+        hint = f"; {call_id!r} exists at {elsewhere[0]}" if elsewhere else ""
+        found.append(
+            finding(
+                "pairing.orphan_result",
+                f"the result at {path} references {call_id!r}, but {where}{hint}",
+                path,
+                expected=offered,
+                actual=call_id,
+            )
+        )
+    return found
+
+
+def check_duplicate_result(conversation: Conversation) -> list[Finding]:
+    seen: dict[str, str] = {}
+    found = []
+    for site in result_sites(conversation):
+        call_id = site.result.call_id
+        path = block_path(conversation, site.turn_index, site.block_index)
+        if not call_id:
+            continue
+        if call_id in seen:
+            found.append(
+                finding(
+                    "pairing.duplicate_result",
+                    f"{call_id!r} is answered at {seen[call_id]} and again at {path}",
+                    path,
+                )
+            )
+        else:
+            seen[call_id] = path
+    return found
+
+
+def check_unanswered_call(conversation: Conversation) -> list[Finding]:
+    found = []
+    for call_turn in call_turns(conversation):
+        if call_turn.is_last_turn:
+            continue  # the conversation ends on the calls: the client has yet to run them
+        answered = {
+            block.call_id
+            for index in call_turn.window
+            for block in conversation.turns[index].tool_results
+        }
+        for site in call_turn.calls:
+            if site.call.id not in answered:
+                path = block_path(conversation, site.turn_index, site.block_index)
+                found.append(
+                    finding(
+                        "pairing.unanswered_call",
+                        f"the call {site.call.id!r} ({site.call.name}) at {path} has no result "
+                        "before the next assistant turn",
+                        path,
+                    )
+                )
+    return found
+
+
+def check_id_pattern(payload: Conversation | Response) -> list[Finding]:
+    found = []
+    dialect = payload.dialect
+    name_pattern = ANTHROPIC_NAME if dialect == "anthropic-messages" else OPENAI_NAME
+    for call, path in _calls_of(payload):
+        if dialect == "anthropic-messages" and call.id and not ANTHROPIC_ID.match(call.id):
+            found.append(
+                finding(
+                    "pairing.id_pattern",
+                    f"id {call.id!r} at {path} is not legal in {dialect} "
+                    f"(must match {ANTHROPIC_ID.pattern})",
+                    path,
+                    actual=call.id,
+                )
+            )
+        if call.name is not None and not name_pattern.match(call.name):
+            found.append(
+                finding(
+                    "pairing.id_pattern",
+                    f"tool name {call.name!r} at {path} is not legal in {dialect} "
+                    f"(must match {name_pattern.pattern})",
+                    path,
+                    actual=call.name,
+                )
+            )
+    return found

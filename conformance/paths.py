@@ -1,0 +1,56 @@
+"""JSON paths into a payload for a turn or block of the canonical model.
+
+The model keeps wire order, so each dialect's layout gives the path back:
+anthropic-messages blocks are ``messages[i].content[j]``; in openai-chat an
+assistant message's calls are ``messages[i].tool_calls[k]``, its reasoning the
+``reasoning_content`` field, and a tool message is one result.
+"""
+
+from __future__ import annotations
+
+from harness.model import (
+    Conversation,
+    OpaqueBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolCall,
+    ToolResult,
+    Turn,
+)
+
+
+def turn_path(index: int) -> str:
+    return f"messages[{index}]"
+
+
+def block_path(conversation: Conversation, turn_index: int, block_index: int) -> str:
+    turn = conversation.turns[turn_index]
+    base = turn_path(turn_index)
+    if conversation.dialect == "anthropic-messages":
+        if turn.content_form == "string":
+            return f"{base}.content"
+        return f"{base}.content[{block_index}]"
+    return base + _openai_block_suffix(turn, block_index)
+
+
+def response_block_path(dialect: str, turn: Turn, block_index: int, choice: int = 0) -> str:
+    if dialect == "anthropic-messages":
+        return f"content[{block_index}]"
+    return f"choices[{choice}].message" + _openai_block_suffix(turn, block_index)
+
+
+def _openai_block_suffix(turn: Turn, block_index: int) -> str:
+    block = turn.blocks[block_index]
+    if isinstance(block, ToolCall):
+        position = sum(1 for b in turn.blocks[:block_index] if isinstance(b, ToolCall))
+        return f".tool_calls[{position}]"
+    if isinstance(block, ThinkingBlock):
+        return f".{block.origin}"
+    if isinstance(block, ToolResult):
+        return ""
+    if isinstance(block, TextBlock | OpaqueBlock) and turn.content_form == "blocks":
+        position = sum(
+            1 for b in turn.blocks[:block_index] if isinstance(b, TextBlock | OpaqueBlock)
+        )
+        return f".content[{position}]"
+    return ".content"

@@ -1,0 +1,157 @@
+"""A dialect-neutral view of what a conversation *says*, for comparing across dialects.
+
+Two payloads in different dialects are faithful to each other when their
+semantic views are equal. The view keeps what the model and the tools said
+(text, reasoning, calls, results, error flags, the system prompt) and drops
+how each dialect lays it out:
+
+* openai-chat ``tool`` messages become results in a user message, and
+  consecutive messages of one role merge (Anthropic's API merges them too);
+* an openai-chat error result is recognised by the documented convention in
+  ``conformance.conventions``;
+* the system prompt is one leading item whether it was a top-level field or
+  ``system``/``developer`` messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from conformance.conventions import result_is_error_by_convention, strip_error_mark
+from harness.model import (
+    Block,
+    Conversation,
+    OpaqueBlock,
+    Response,
+    TextBlock,
+    ThinkingBlock,
+    ToolCall,
+    ToolResult,
+    Turn,
+)
+
+SemanticRole = Literal["system", "user", "assistant"]
+_ROLE: dict[str, SemanticRole] = {
+    "system": "system",
+    "developer": "system",
+    "user": "user",
+    "tool": "user",
+    "assistant": "assistant",
+    "model": "assistant",
+}
+
+
+@dataclass(frozen=True)
+class SemText:
+    text: str
+
+
+@dataclass(frozen=True)
+class SemThinking:
+    text: str | None
+    signature: str | None
+    redacted_data: str | None
+
+
+@dataclass(frozen=True)
+class SemCall:
+    id: str | None
+    name: str | None
+    arguments: Any
+    arguments_error: str | None
+
+
+@dataclass(frozen=True)
+class SemResult:
+    call_id: str | None
+    text: str
+    is_error: bool
+
+
+@dataclass(frozen=True)
+class SemOpaque:
+    type: str
+
+
+SemItem = SemText | SemThinking | SemCall | SemResult | SemOpaque
+
+
+@dataclass(frozen=True)
+class SemMessage:
+    role: SemanticRole
+    items: tuple[SemItem, ...]
+    # Indices of the wire turns merged into this message, for explanations.
+    source_turns: tuple[int, ...]
+
+    def of_type(self, kind: type[Any]) -> list[Any]:
+        return [item for item in self.items if isinstance(item, kind)]
+
+
+def result_text(result: ToolResult) -> str:
+    return "".join(block.text for block in result.content if isinstance(block, TextBlock))
+
+
+def _item(block: Block, dialect: str) -> SemItem | None:
+    if isinstance(block, TextBlock):
+        return SemText(block.text)
+    if isinstance(block, ThinkingBlock):
+        return SemThinking(block.text, block.signature, block.redacted_data)
+    if isinstance(block, ToolCall):
+        return SemCall(block.id, block.name, block.arguments, block.arguments_error)
+    if isinstance(block, ToolResult):
+        text = result_text(block)
+        if block.is_error is not None:
+            is_error = block.is_error
+        else:
+            is_error = dialect != "anthropic-messages" and result_is_error_by_convention(text)
+        return SemResult(block.call_id, strip_error_mark(text) if is_error else text, is_error)
+    if isinstance(block, OpaqueBlock):
+        return SemOpaque(block.type)
+    return None
+
+
+def _turn_items(turn: Turn, dialect: str) -> tuple[SemItem, ...]:
+    items = (_item(block, dialect) for block in turn.blocks)
+    return tuple(item for item in items if item is not None)
+
+
+def semantic_conversation(conversation: Conversation) -> tuple[SemMessage, ...]:
+    """The conversation as merged semantic messages, the system prompt first."""
+    raw: list[SemMessage] = []
+    if conversation.system:
+        items = tuple(
+            SemText(block.text) for block in conversation.system if isinstance(block, TextBlock)
+        )
+        raw.append(SemMessage("system", items, ()))
+    for index, turn in enumerate(conversation.turns):
+        role = _ROLE.get(turn.role, "user")
+        raw.append(SemMessage(role, _turn_items(turn, conversation.dialect), (index,)))
+    return _merge_same_roles(raw)
+
+
+def semantic_message(response: Response, choice: int = 0) -> SemMessage:
+    turn = response.choices[choice].message
+    return SemMessage("assistant", _turn_items(turn, response.dialect), ())
+
+
+def _merge_same_roles(messages: list[SemMessage]) -> tuple[SemMessage, ...]:
+    merged: list[SemMessage] = []
+    for message in messages:
+        if merged and merged[-1].role == message.role:
+            last = merged[-1]
+            merged[-1] = SemMessage(
+                last.role, last.items + message.items, last.source_turns + message.source_turns
+            )
+        else:
+            merged.append(message)
+    return tuple(merged)
+
+
+def joined_text(message: SemMessage) -> str:
+    """The message's visible text with the separators converters insert normalised away.
+
+    Converters join several text blocks into one string with "", "\\n" or
+    "\\n\\n"; the rules compare the pieces, so the join is not a finding.
+    """
+    return "".join(piece.text.strip("\n") for piece in message.of_type(SemText))
