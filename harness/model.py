@@ -99,7 +99,9 @@ class ToolCall:
     dialect carries arguments as text (openai-chat ``function.arguments``, the
     Qwen XML markup), ``raw_arguments`` holds that text exactly; it is ``None``
     when the dialect carries an object (anthropic ``input``). When the text is
-    not valid JSON, ``arguments`` is ``None`` and ``arguments_error`` says why.
+    not valid JSON, ``arguments`` is ``None`` and ``arguments_error`` says why;
+    ``arguments_error`` is also set, with ``arguments`` kept, when a dialect
+    that carries text got another type (openai-chat arguments sent as an object).
     Rendering uses ``raw_arguments`` when set, so the text round-trips byte
     for byte; a converter that builds a call leaves it ``None``.
     """

@@ -1,0 +1,361 @@
+"""Reassemble a Chat Completions SSE stream into the ``Response`` it carries.
+
+Each event's data is a ``chat.completion.chunk`` or ``[DONE]``. Per choice
+index: ``content`` deltas concatenate, ``reasoning_content`` / ``reasoning``
+deltas concatenate, tool-call fragments group by their ``index`` (the first
+brings id, type and name; later ones an ``arguments`` piece), and the
+finish_reason is the last one sent. The result looks exactly like the
+non-streamed response would parse: same blocks, ``raw_arguments`` = the joined
+argument text, ``content_form`` "string" when any content delta was non-null
+(else "null"), same stop reason, usage, id and model.
+
+Tolerated quirks of real compatible servers (WIRE.md 1.1): a repeated
+``id:""`` or the same id on later fragments, a trailing empty-arguments
+fragment, indices not starting at 0, ``usage: null`` on every chunk, a final
+chunk with empty ``choices`` and the usage. Problems are reported as
+``StreamIssue`` s, never raised (codes: ``invalid_json``, ``invalid_chunk``,
+``stream_error``, ``index_collision``, ``fragment_without_start``,
+``fragment_without_index``, ``name_conflict``, ``arguments_not_string``,
+``missing_done``, ``after_done``, ``empty_stream``).
+
+``Response.extra`` keeps the chunks' top-level metadata (``created``,
+``system_fingerprint``, ``service_tier``, vendor fields; first non-null value
+wins) but not ``object`` (always ``chat.completion.chunk``) nor the random
+per-chunk ``obfuscation`` padding: ``render_stream`` uses it to stamp chunks.
+
+Reference: https://platform.openai.com/docs/api-reference/chat-streaming
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.dialects.openai_chat.common import (
+    decode_arguments,
+    int_or_none,
+    parse_finish_reason,
+    parse_usage,
+    type_name,
+)
+from harness.dialects.openai_chat.messages import REASONING_FIELDS
+from harness.model import (
+    Block,
+    Choice,
+    Response,
+    SSEEvent,
+    StreamIssue,
+    StreamTranscript,
+    TextBlock,
+    ThinkingBlock,
+    ToolCall,
+    Turn,
+)
+
+_CHUNK_SKIPPED = ("id", "model", "choices", "usage", "object", "obfuscation")
+
+
+@dataclass
+class _CallState:
+    index: int
+    id: str | None = None
+    name: str | None = None
+    arguments: list[str] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    function_extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_call(self) -> ToolCall:
+        extra = dict(self.extra)
+        if self.function_extra:
+            extra["function"] = dict(self.function_extra)
+        if self.arguments is None:
+            return ToolCall(
+                id=self.id,
+                name=self.name,
+                arguments=None,
+                arguments_error="no arguments were streamed for this call",
+                extra=extra,
+            )
+        raw = "".join(self.arguments)
+        arguments, error = decode_arguments(raw)
+        return ToolCall(self.id, self.name, arguments, raw, error, extra)
+
+
+@dataclass
+class _ChoiceState:
+    index: int
+    role: str | None = None
+    content: list[str] | None = None
+    reasoning: dict[str, list[str]] = field(default_factory=dict)
+    calls: list[_CallState] = field(default_factory=list)
+    current_call: dict[int, _CallState] = field(default_factory=dict)
+    finish_reason: str | None = None
+    message_extra: dict[str, Any] = field(default_factory=dict)
+    choice_extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_choice(self) -> Choice:
+        blocks: list[Block] = [
+            ThinkingBlock(origin=origin, text="".join(self.reasoning[origin]))
+            for origin in REASONING_FIELDS
+            if origin in self.reasoning
+        ]
+        if self.content is not None:
+            blocks.append(TextBlock("".join(self.content)))
+        # Calls in index order; a call split off by an index collision stays
+        # right after its sibling (the sort is stable).
+        blocks.extend(c.to_call() for c in sorted(self.calls, key=lambda c: c.index))
+        message = Turn(
+            role=self.role or "assistant",
+            blocks=tuple(blocks),
+            content_form="string" if self.content is not None else "null",
+            extra=dict(self.message_extra),
+        )
+        return Choice(
+            index=self.index,
+            message=message,
+            stop_reason=parse_finish_reason(self.finish_reason),
+            extra=dict(self.choice_extra),
+        )
+
+
+def _keep_first(target: dict[str, Any], key: str, value: Any) -> None:
+    """Metadata repeated on every chunk: the first non-null value wins."""
+    if target.get(key) is None:
+        target[key] = value
+
+
+class _Reassembler:
+    def __init__(self) -> None:
+        self.issues: list[StreamIssue] = []
+        self.choices: dict[int, _ChoiceState] = {}
+        self.id: str | None = None
+        self.model: str | None = None
+        self.usage: dict[str, Any] | None = None
+        self.extra: dict[str, Any] = {}
+        self.done = False
+        self.event_index = 0
+
+    def issue(self, code: str, message: str, whole_stream: bool = False) -> None:
+        where = None if whole_stream else self.event_index
+        self.issues.append(StreamIssue(code, message, where))
+
+    def feed(self, event: SSEEvent) -> None:
+        data = event.data.strip()
+        if self.done:
+            self.issue("after_done", "an event arrived after data: [DONE]")
+            return
+        if data == "[DONE]":
+            self.done = True
+            return
+        try:
+            chunk = json.loads(data)
+        except json.JSONDecodeError as exc:
+            if event.event == "error":
+                self.issue("stream_error", f"the stream carried an error: {data[:200]!r}")
+            else:
+                self.issue("invalid_json", f"event data is not JSON ({exc.msg}): {data[:80]!r}")
+            return
+        if not isinstance(chunk, dict):
+            self.issue("invalid_chunk", f"event data is a JSON {type_name(chunk)}, not a chunk")
+            return
+        if event.event == "error" or ("error" in chunk and "choices" not in chunk):
+            # e.g. Groq ends a stream whose tool call failed validation with
+            # ``event: error`` and no [DONE].
+            self.issue("stream_error", f"the stream carried an error: {_error_text(chunk)}")
+            return
+        self.feed_chunk(chunk)
+
+    def feed_chunk(self, chunk: Mapping[str, Any]) -> None:
+        if self.id is None and isinstance(chunk.get("id"), str):
+            self.id = chunk["id"]
+        if self.model is None and isinstance(chunk.get("model"), str):
+            self.model = chunk["model"]
+        if isinstance(chunk.get("usage"), dict):
+            self.usage = chunk["usage"]
+        for key, value in chunk.items():
+            if key not in _CHUNK_SKIPPED:
+                _keep_first(self.extra, key, value)
+        choices = chunk.get("choices")
+        if choices is None:
+            return
+        if not isinstance(choices, list):
+            self.issue("invalid_chunk", f"choices is a JSON {type_name(choices)}, not an array")
+            return
+        for entry in choices:
+            if isinstance(entry, dict):
+                self.feed_choice(entry)
+            else:
+                self.issue("invalid_chunk", f"a choice is a JSON {type_name(entry)}")
+
+    def feed_choice(self, entry: Mapping[str, Any]) -> None:
+        index = int_or_none(entry.get("index"))
+        state = self.choices.setdefault(index or 0, _ChoiceState(index or 0))
+        if isinstance(entry.get("finish_reason"), str):
+            state.finish_reason = entry["finish_reason"]
+        for key, value in entry.items():
+            if key not in ("index", "delta", "finish_reason"):
+                _merge_choice_extra(state.choice_extra, key, value)
+        delta = entry.get("delta")
+        if isinstance(delta, dict):
+            self.feed_delta(state, delta)
+        elif delta is not None:
+            self.issue("invalid_chunk", f"delta is a JSON {type_name(delta)}, not an object")
+
+    def feed_delta(self, state: _ChoiceState, delta: Mapping[str, Any]) -> None:
+        for key, value in delta.items():
+            if key == "role":
+                if state.role is None and isinstance(value, str):
+                    state.role = value
+            elif key == "content":
+                piece = self.text_piece(value, key)
+                if piece is not None:
+                    if state.content is None:
+                        state.content = []
+                    state.content.append(piece)
+            elif key in REASONING_FIELDS:
+                piece = self.text_piece(value, key)
+                if piece is not None:
+                    state.reasoning.setdefault(key, []).append(piece)
+            elif key == "tool_calls":
+                self.feed_tool_calls(state, value)
+            elif key == "refusal" and isinstance(value, str):
+                # Refusal text streams in pieces, like content.
+                before = state.message_extra.get("refusal")
+                state.message_extra["refusal"] = (before if isinstance(before, str) else "") + value
+            else:
+                _keep_first(state.message_extra, key, value)
+
+    def text_piece(self, value: Any, what: str) -> str | None:
+        """A text delta; null means "nothing this chunk"."""
+        if isinstance(value, str):
+            return value
+        if value is not None:
+            self.issue("invalid_chunk", f"a {what} delta is a JSON {type_name(value)}")
+        return None
+
+    def feed_tool_calls(self, state: _ChoiceState, fragments: Any) -> None:
+        if fragments is None:
+            return
+        if not isinstance(fragments, list):
+            self.issue("invalid_chunk", f"delta.tool_calls is a JSON {type_name(fragments)}")
+            return
+        for position, fragment in enumerate(fragments):
+            if isinstance(fragment, dict):
+                self.feed_fragment(state, fragment, position)
+            else:
+                self.issue("invalid_chunk", f"a tool-call fragment is a JSON {type_name(fragment)}")
+
+    def feed_fragment(self, state: _ChoiceState, fragment: Mapping[str, Any], pos: int) -> None:
+        index = int_or_none(fragment.get("index"))
+        if index is None:
+            self.issue("fragment_without_index", f"a tool-call fragment has no index (used {pos})")
+            index = pos
+        function = fragment.get("function")
+        if not isinstance(function, dict):
+            if function is not None:
+                self.issue("invalid_chunk", f"a fragment's function is a {type_name(function)}")
+            function = {}
+        frag_id = fragment.get("id")
+        new_id = frag_id if isinstance(frag_id, str) and frag_id else None
+        name = function.get("name")
+        call = state.current_call.get(index)
+        if call is None:
+            if new_id is None and not (isinstance(name, str) and name):
+                self.issue(
+                    "fragment_without_start",
+                    f"tool call index {index} starts without an id or a name",
+                )
+            call = self.open_call(state, index)
+        elif new_id is not None and call.id and new_id != call.id:
+            self.issue(
+                "index_collision",
+                f"tool call index {index} already holds id {call.id!r}, "
+                f"then a fragment brought id {new_id!r}: two calls share one index",
+            )
+            call = self.open_call(state, index)
+        if new_id is not None and not call.id:
+            call.id = new_id
+        elif isinstance(frag_id, str) and call.id is None:
+            call.id = frag_id
+        if isinstance(name, str) and name and call.name and name != call.name:
+            self.issue(
+                "name_conflict", f"tool call index {index}: name {call.name!r}, then {name!r}"
+            )
+        elif isinstance(name, str) and not call.name:
+            call.name = name
+        self.add_arguments(call, function)
+        for key, value in fragment.items():
+            if key not in ("index", "id", "function"):
+                _keep_first(call.extra, key, value)
+        for key, value in function.items():
+            if key not in ("name", "arguments"):
+                _keep_first(call.function_extra, key, value)
+
+    def open_call(self, state: _ChoiceState, index: int) -> _CallState:
+        call = _CallState(index)
+        state.calls.append(call)
+        state.current_call[index] = call
+        return call
+
+    def add_arguments(self, call: _CallState, function: Mapping[str, Any]) -> None:
+        value = function.get("arguments")
+        if value is None:
+            return
+        if not isinstance(value, str):
+            self.issue("arguments_not_string", f"an arguments fragment is a {type_name(value)}")
+            value = json.dumps(value, ensure_ascii=False)
+        if call.arguments is None:
+            call.arguments = []
+        call.arguments.append(value)
+
+    def finish(self, dialect: str) -> Response:
+        if not self.done:
+            self.issue("missing_done", "the stream ended without data: [DONE]", True)
+        if not self.choices:
+            self.issue("empty_stream", "no chunk carried a choice", True)
+        return Response(
+            dialect=dialect,
+            choices=tuple(self.choices[i].to_choice() for i in sorted(self.choices)),
+            id=self.id,
+            model=self.model,
+            usage=parse_usage(self.usage) if self.usage is not None else None,
+            extra=dict(self.extra),
+        )
+
+
+def _merge_choice_extra(target: dict[str, Any], key: str, value: Any) -> None:
+    # Streamed logprobs arrive per chunk: their token lists concatenate.
+    before = target.get(key)
+    if key == "logprobs" and isinstance(before, dict) and isinstance(value, dict):
+        merged = dict(before)
+        for name, items in value.items():
+            old = merged.get(name)
+            merged[name] = (
+                old + items if isinstance(old, list) and isinstance(items, list) else items
+            )
+        target[key] = merged
+    else:
+        _keep_first(target, key, value)
+
+
+def _error_text(chunk: Mapping[str, Any]) -> str:
+    error = chunk.get("error")
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        return str(error["message"])[:200]
+    return json.dumps(chunk, ensure_ascii=False)[:200]
+
+
+def parse_stream(events: Sequence[SSEEvent], dialect: str) -> StreamTranscript:
+    reassembler = _Reassembler()
+    for index, event in enumerate(events):
+        reassembler.event_index = index
+        reassembler.feed(event)
+    response = reassembler.finish(dialect)
+    return StreamTranscript(
+        dialect=dialect,
+        events=tuple(events),
+        response=response,
+        issues=tuple(reassembler.issues),
+    )
