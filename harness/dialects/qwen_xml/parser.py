@@ -1,0 +1,399 @@
+"""Incremental parser for Qwen3-Coder XML tool calls (WIRE.md 1.4).
+
+::
+
+    Let me check.
+    <tool_call>
+    <function=get_weather>
+    <parameter=city>
+    Beijing
+    </parameter>
+    </function>
+    </tool_call>
+
+The parser reads left to right and decides at each tag; when a fragment
+ends in what may be the start of a tag (``<para``) it waits for more text,
+so feeding any split of a text gives exactly the result of feeding it whole.
+Work is linear in the input: text and values are consumed with ``str.find``
+and only a possible tag prefix (at most 12 characters) is carried over.
+
+Grammar and decisions:
+
+* Outside calls, ``<tool_call>`` opens a call block; a bare ``<function=``
+  opens one too but is reported ``missing_opener`` (Qwen3-Coder drops the
+  opener after a sentence of text: ollama/ollama#18530, #16686), and the
+  ``</tool_call>`` that usually still follows its ``</function>`` belongs to it.
+* Inside a block only whitespace may stand between tags. One newline right
+  after ``<parameter=NAME>`` and one right before ``</parameter>`` belong to
+  the markup; everything else in a value is kept exactly.
+* A value ends at ``</parameter>``. ``<parameter=``, ``</function>``,
+  ``</tool_call>`` or ``<tool_call>`` inside a value mean the model dropped
+  ``</parameter>`` (ollama/ollama#18563): ``unclosed_tag``. Parsing goes on
+  from that tag, so the following calls are still read.
+* A new ``<tool_call>`` (or a second ``<function=``) always starts a new
+  block; other broken markup makes the parser skip to ``</tool_call>``.
+* A call with any issue is rejected whole, never returned with partial
+  arguments. Text after the first call stays text, with ``text_after_calls``.
+
+See ``result.py`` for the issue codes and ``values.py`` for value types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from enum import Enum, auto
+
+from harness.dialects.qwen_xml.calls import CallBuilder
+from harness.dialects.qwen_xml.result import (
+    QwenParse,
+    QwenSegment,
+    TextSegment,
+    XmlIssue,
+)
+from harness.dialects.qwen_xml.schema import ToolIndex
+from harness.dialects.qwen_xml.tags import (
+    BODY_TAGS,
+    FUNCTION_BARE,
+    FUNCTION_CLOSE,
+    FUNCTION_OPEN,
+    NAME_STOP,
+    OPEN_TAGS,
+    PARAMETER_BARE,
+    PARAMETER_CLOSE,
+    PARAMETER_OPEN,
+    SKIP_TAGS,
+    SKIP_TAGS_BARE,
+    TEXT_TAGS,
+    TOOL_CALL_CLOSE,
+    TOOL_CALL_OPEN,
+    VALUE_TAGS,
+    WAIT,
+    WHITESPACE,
+    match_tag,
+    scan,
+    whitespace_end,
+)
+from harness.dialects.qwen_xml.values import preview
+from harness.model import ToolDef
+
+
+class _Mode(Enum):
+    TEXT = auto()
+    CALL_OPEN = auto()  # after <tool_call>, before <function=
+    FUNCTION_NAME = auto()
+    FUNCTION_BODY = auto()  # between parameters
+    PARAMETER_NAME = auto()
+    PARAMETER_VALUE = auto()
+    TAIL = auto()  # after </function>, before </tool_call>
+    SKIP = auto()  # after broken markup, up to the end of the block
+
+
+class QwenXmlParser:
+    """Feed text in fragments of any size, then ``finish()``.
+
+    ``tools`` are the tool definitions of the request; ``None`` means they
+    are not known, so names are not checked and every value stays a string.
+    """
+
+    def __init__(self, tools: Sequence[ToolDef] | None = None) -> None:
+        self._tools = ToolIndex(tools)
+        self._pending = ""  # unconsumed text: at most a possible tag prefix
+        self._pos = 0  # absolute offset of the next character to consume
+        self._mode = _Mode.TEXT
+        self._text_parts: list[str] = []
+        self._text_offset = 0
+        self._call: CallBuilder | None = None
+        self._calls_started = 0
+        self._segments: list[QwenSegment] = []
+        self._issues: list[XmlIssue] = []
+        self._result: QwenParse | None = None
+        self._handlers: dict[_Mode, Callable[[str, int, bool], int | None]] = {
+            _Mode.TEXT: self._in_text,
+            _Mode.CALL_OPEN: self._in_call_open,
+            _Mode.FUNCTION_NAME: self._in_name,
+            _Mode.FUNCTION_BODY: self._in_function_body,
+            _Mode.PARAMETER_NAME: self._in_name,
+            _Mode.PARAMETER_VALUE: self._in_parameter_value,
+            _Mode.TAIL: self._in_tail,
+            _Mode.SKIP: self._in_skip,
+        }
+
+    def feed(self, fragment: str) -> None:
+        if self._result is not None:
+            raise RuntimeError("QwenXmlParser.feed() called after finish()")
+        if fragment:
+            self._pending += fragment
+            self._run(final=False)
+
+    def finish(self) -> QwenParse:
+        """End of input: close what is open and return the parse."""
+        if self._result is None:
+            self._run(final=True)
+            if self._call is not None:
+                self._end_of_input(self._call)
+            self._flush_text()
+            self._result = QwenParse(segments=tuple(self._segments), issues=tuple(self._issues))
+        return self._result
+
+    def _run(self, final: bool) -> None:
+        # Each handler consumes from ``at`` and returns where it stopped, or
+        # None to wait for more text. A handler that returns ``at`` unchanged
+        # has switched mode, and the new mode consumes.
+        text = self._pending
+        at = 0
+        while at < len(text):
+            step = self._handlers[self._mode](text, at, final)
+            if step is None:
+                break
+            at = step
+        self._pending = text[at:]
+
+    # -- states ----------------------------------------------------------
+
+    def _in_text(self, text: str, at: int, final: bool) -> int | None:
+        start, tag = scan(text, at, TEXT_TAGS, final)
+        if start > at:
+            self._take_text(text[at:start])
+            return start
+        if tag is None:
+            return None
+        call = self._begin_call(bare=tag == FUNCTION_OPEN)
+        if call.bare:
+            message = "<function=...> without a <tool_call> before it"
+            call.issue("missing_opener", message, self._pos)
+        self._mode = _Mode.FUNCTION_NAME if call.bare else _Mode.CALL_OPEN
+        return self._take(tag, at)
+
+    def _in_call_open(self, text: str, at: int, final: bool) -> int | None:
+        if text[at] in WHITESPACE:
+            return self._take(text[at : whitespace_end(text, at)], at)
+        tag = match_tag(text, at, OPEN_TAGS, final)
+        if tag is WAIT:
+            return None
+        call = self._open()
+        if tag == FUNCTION_OPEN:
+            call.name_parts = []
+            self._mode = _Mode.FUNCTION_NAME
+            return self._take(tag, at)
+        if tag == TOOL_CALL_CLOSE:
+            message = "empty <tool_call> block: no <function=NAME> in it"
+            call.issue("malformed_markup", message, self._pos)
+            return self._take_and_end(tag, at)
+        if tag == TOOL_CALL_OPEN:
+            call.unclosed(["<tool_call>"], "the next <tool_call>", self._pos)
+            return self._end_call(at)
+        if tag == FUNCTION_BARE:
+            return self._skip("<function> has no =NAME", at)
+        found = "a tag other than <function=NAME>" if text[at] == "<" else repr(text[at])
+        return self._skip(f"expected <function=NAME> after <tool_call>, found {found}", at)
+
+    def _in_name(self, text: str, at: int, final: bool) -> int | None:
+        call = self._open()
+        stop = NAME_STOP.search(text, at)
+        end = len(text) if stop is None else stop.start()
+        if end > at:
+            call.name_parts.append(text[at:end])
+            return self._take(text[at:end], at)
+        element = "function" if self._mode == _Mode.FUNCTION_NAME else "parameter"
+        if text[at] != ">":
+            if element == "function":
+                call.name = "".join(call.name_parts)
+            return self._skip(f"the <{element}= tag is not closed by '>'", at)
+        if element == "function":
+            call.set_name(self._pos)
+            self._mode = _Mode.FUNCTION_BODY
+        else:
+            call.open_parameter(self._pos + 1)
+            self._mode = _Mode.PARAMETER_VALUE
+        return self._take(">", at)
+
+    def _in_function_body(self, text: str, at: int, final: bool) -> int | None:
+        char = text[at]
+        if char in WHITESPACE:
+            return self._take(text[at : whitespace_end(text, at)], at)
+        tag = match_tag(text, at, BODY_TAGS, final)
+        if tag is WAIT:
+            return None
+        call = self._open()
+        if tag == PARAMETER_OPEN:
+            call.name_parts = []
+            self._mode = _Mode.PARAMETER_NAME
+            return self._take(tag, at)
+        if tag == FUNCTION_CLOSE:
+            call.check_required(self._pos)
+            self._mode = _Mode.TAIL
+            return self._take(tag, at)
+        if tag == TOOL_CALL_CLOSE:
+            call.unclosed([call.function_tag], TOOL_CALL_CLOSE, self._pos)
+            return self._take_and_end(tag, at)
+        if tag in (TOOL_CALL_OPEN, FUNCTION_OPEN):
+            # A new call starts here (a second <function= becomes a bare call).
+            call.unclosed(call.open_elements(), f"the next {tag}", self._pos)
+            return self._end_call(at)
+        if tag == PARAMETER_CLOSE:
+            message = "stray </parameter>: no <parameter=NAME> is open"
+        elif tag == PARAMETER_BARE:
+            message = "<parameter> has no =NAME"
+        elif char == "<":
+            message = (
+                f"unexpected tag inside {call.function_tag}: only <parameter=NAME> belongs there"
+            )
+        else:
+            message = f"text inside {call.function_tag} outside any <parameter=NAME>: {char!r}"
+        return self._skip(message, at)
+
+    def _in_parameter_value(self, text: str, at: int, final: bool) -> int | None:
+        call = self._open()
+        start, tag = scan(text, at, VALUE_TAGS, final)
+        if start > at:
+            call.value_parts.append(text[at:start])
+            return self._take(text[at:start], at)
+        if tag is None:
+            return None
+        if tag == PARAMETER_CLOSE:
+            call.close_parameter()
+            self._mode = _Mode.FUNCTION_BODY
+            return self._take(tag, at)
+        # The model dropped </parameter> (ollama/ollama#18563): report it, drop
+        # the value and go on from the tag that interrupted it.
+        parameter = f"<parameter={call.parameter}>"
+        if tag == PARAMETER_OPEN:
+            call.unclosed([parameter], "the next <parameter=NAME>", self._pos)
+            call.parameter = None
+            self._mode = _Mode.FUNCTION_BODY
+            return at
+        if tag == FUNCTION_CLOSE:
+            call.unclosed([parameter], FUNCTION_CLOSE, self._pos)
+            call.parameter = None
+            self._mode = _Mode.TAIL
+            return self._take(tag, at)
+        if tag == TOOL_CALL_CLOSE:
+            call.unclosed([parameter, call.function_tag], TOOL_CALL_CLOSE, self._pos)
+            return self._take_and_end(tag, at)
+        call.unclosed(call.open_elements(parameter), "the next <tool_call>", self._pos)
+        return self._end_call(at)
+
+    def _in_tail(self, text: str, at: int, final: bool) -> int | None:
+        call = self._open()
+        char = text[at]
+        if char in WHITESPACE:
+            end = whitespace_end(text, at)
+            if not call.tail:
+                call.tail_offset = self._pos
+            call.tail.append(text[at:end])
+            self._pos += end - at
+            return end
+        tag = match_tag(text, at, (TOOL_CALL_CLOSE,), final)
+        if tag is WAIT:
+            return None
+        if tag == TOOL_CALL_CLOSE:
+            call.parts.extend(call.tail)
+            call.tail = []
+            return self._take_and_end(tag, at)
+        if not call.bare:
+            found = "a tag" if char == "<" else repr(char)
+            call.unclosed(["<tool_call>"], f"{found} after </function>", self._pos)
+        return self._end_call(at)
+
+    def _in_skip(self, text: str, at: int, final: bool) -> int | None:
+        call = self._open()
+        start, tag = scan(text, at, SKIP_TAGS_BARE if call.bare else SKIP_TAGS, final)
+        if start > at:
+            return self._take(text[at:start], at)
+        if tag is None:
+            return None
+        if tag == TOOL_CALL_OPEN:
+            return self._end_call(at)
+        if tag == FUNCTION_CLOSE:
+            self._mode = _Mode.TAIL
+            return self._take(tag, at)
+        return self._take_and_end(tag, at)
+
+    def _end_of_input(self, call: CallBuilder) -> None:
+        end = "the end of the input"
+        tool_call = [] if call.bare else ["<tool_call>"]
+        mode = self._mode
+        if mode == _Mode.CALL_OPEN:
+            call.unclosed(["<tool_call>"], end, self._pos)
+        elif mode == _Mode.FUNCTION_NAME:
+            call.name = "".join(call.name_parts)
+            call.unclosed(["the <function= tag", *tool_call], end, self._pos)
+        elif mode == _Mode.FUNCTION_BODY:
+            call.unclosed(call.open_elements(), end, self._pos)
+        elif mode == _Mode.PARAMETER_NAME:
+            call.unclosed(call.open_elements("the <parameter= tag"), end, self._pos)
+        elif mode == _Mode.PARAMETER_VALUE:
+            call.unclosed(call.open_elements(f"<parameter={call.parameter}>"), end, self._pos)
+        elif mode == _Mode.SKIP:
+            call.unclosed(["<function=...>"] if call.bare else tool_call, end, self._pos)
+        elif mode == _Mode.TAIL and not call.bare:
+            call.unclosed(tool_call, end, self._pos)
+        self._end_call(self._pos)
+
+    # -- consuming -------------------------------------------------------
+
+    def _take(self, piece: str, at: int) -> int:
+        """Consume ``piece`` (found at ``at``) into the open call."""
+        self._open().parts.append(piece)
+        self._pos += len(piece)
+        return at + len(piece)
+
+    def _take_and_end(self, piece: str, at: int) -> int:
+        self._take(piece, at)
+        return self._end_call(at + len(piece))
+
+    def _take_text(self, piece: str) -> None:
+        self._add_text(piece, self._pos)
+        self._pos += len(piece)
+
+    def _add_text(self, piece: str, offset: int) -> None:
+        if not self._text_parts:
+            self._text_offset = offset
+        self._text_parts.append(piece)
+
+    def _skip(self, message: str, at: int) -> int:
+        call = self._open()
+        parameter = "".join(call.name_parts) if self._mode == _Mode.PARAMETER_NAME else None
+        call.issue("malformed_markup", message, self._pos, parameter or None)
+        self._mode = _Mode.SKIP
+        return at
+
+    def _open(self) -> CallBuilder:
+        assert self._call is not None, "no call is open"
+        return self._call
+
+    def _begin_call(self, bare: bool) -> CallBuilder:
+        self._flush_text()
+        self._call = CallBuilder(self._calls_started, self._pos, bare, self._tools)
+        self._calls_started += 1
+        return self._call
+
+    def _end_call(self, at: int) -> int:
+        call = self._open()
+        segment = call.segment()
+        self._segments.append(segment)
+        self._issues.extend(call.issues)
+        if call.tail:  # whitespace after </function> with no </tool_call>: text
+            self._add_text("".join(call.tail), call.tail_offset)
+        self._call = None
+        self._mode = _Mode.TEXT
+        return at
+
+    def _flush_text(self) -> None:
+        if not self._text_parts:
+            return
+        text = "".join(self._text_parts)
+        self._text_parts = []
+        if self._calls_started and text.strip():
+            first = self._text_offset + len(text) - len(text.lstrip())
+            shown = preview(text.strip())
+            message = f"text after the tool calls ({shown}): the format puts text only before them"
+            self._issues.append(XmlIssue("text_after_calls", message, first))
+        self._segments.append(TextSegment(text, self._text_offset))
+
+
+def parse_qwen_xml(text: str, tools: Sequence[ToolDef] | None = None) -> QwenParse:
+    """Parse a whole assistant text (the same as feeding it in one piece)."""
+    parser = QwenXmlParser(tools)
+    parser.feed(text)
+    return parser.finish()
