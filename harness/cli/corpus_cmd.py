@@ -1,0 +1,153 @@
+"""`toolwire corpus`: list, show and validate corpus cases.
+
+A thin layer over ``harness.corpus``: user errors are ``ToolwireError`` s,
+which ``harness.cli.main`` prints on one line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import click
+import yaml
+
+from harness.corpus.case import Case
+from harness.corpus.loader import Corpus, bundled_corpus_root, display_path, load_corpus
+from harness.corpus.summary import case_summary
+from harness.corpus.validate import validate_corpus
+from harness.corpus.vocabulary import FEATURES
+from harness.model import DIALECTS
+
+_CORPUS_OPTION = click.option(
+    "--corpus",
+    "corpus_path",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Corpus folder (default: the corpus bundled with toolwire).",
+)
+
+
+@click.group()
+def corpus() -> None:
+    """Work with the corpus of recorded cases."""
+
+
+@corpus.command("list")
+@_CORPUS_OPTION
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Table for people, JSON for scripts.",
+)
+def list_cases(corpus_path: Path | None, output_format: str) -> None:
+    """List the cases with their dialect, features, payload kinds and provenance."""
+    cases = _load(corpus_path)
+    rows = [_row(case) for case in cases]
+    counts = {"features": _feature_counts(cases), "dialects": _dialect_counts(cases)}
+    if output_format == "json":
+        data = {"corpus": display_path(cases.root), "total": len(rows), "cases": rows, **counts}
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    click.echo(_table(rows))
+    click.echo("")
+    noun = "case" if len(rows) == 1 else "cases"
+    click.echo(f"{len(rows)} {noun} in {display_path(cases.root)}")
+    click.echo("by feature: " + _counts_line(counts["features"]))
+    click.echo("by dialect: " + _counts_line(counts["dialects"]))
+
+
+@corpus.command("show")
+@click.argument("case_id")
+@_CORPUS_OPTION
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["yaml", "json"]),
+    default="yaml",
+    show_default=True,
+    help="Output format.",
+)
+def show_case(case_id: str, corpus_path: Path | None, output_format: str) -> None:
+    """Show one case: its metadata and a compact view of each interaction."""
+    case = _load(corpus_path)[case_id]
+    data = case_summary(case)
+    data["source"] = display_path(case.source)
+    if output_format == "json":
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        click.echo(
+            yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1_000_000), nl=False
+        )
+
+
+@corpus.command("validate")
+@_CORPUS_OPTION
+def validate(corpus_path: Path | None) -> None:
+    """Check every case and the corpus as a whole; list every problem.
+
+    Exit 0 when the corpus is valid, 1 with one problem per line otherwise.
+    """
+    from harness.cli.main import EXIT_FINDINGS  # here: main imports this module
+
+    report = validate_corpus(corpus_path or bundled_corpus_root())
+    for problem in report.problems:
+        click.echo(str(problem))
+    click.echo(report.summary(), err=not report.ok)
+    if not report.ok:
+        raise click.exceptions.Exit(EXIT_FINDINGS)
+
+
+def _load(corpus_path: Path | None) -> Corpus:
+    return load_corpus(corpus_path or bundled_corpus_root())
+
+
+def _row(case: Case) -> dict[str, Any]:
+    return {
+        "id": case.id,
+        "dialect": case.dialect,
+        "profile": case.profile,
+        "features": list(case.features),
+        "kinds": list(case.payload_kinds),
+        "interactions": len(case.interactions),
+        "provenance": case.provenance.kind,
+    }
+
+
+def _feature_counts(cases: Corpus) -> dict[str, int]:
+    counter = Counter(feature for case in cases for feature in case.features)
+    return {feature: counter[feature] for feature in FEATURES if counter[feature]}
+
+
+def _dialect_counts(cases: Corpus) -> dict[str, int]:
+    counter = Counter(case.dialect for case in cases)
+    return {dialect: counter[dialect] for dialect in DIALECTS if counter[dialect]}
+
+
+def _counts_line(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name} {count}" for name, count in counts.items()) or "-"
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    headers = ("ID", "DIALECT", "FEATURES", "KINDS", "PROVENANCE")
+    cells = [
+        (
+            row["id"],
+            row["dialect"],
+            ",".join(row["features"]),
+            ",".join(row["kinds"]),
+            row["provenance"],
+        )
+        for row in rows
+    ]
+    widths = [max([len(h)] + [len(c[i]) for c in cells]) for i, h in enumerate(headers)]
+    lines = [headers, *cells]
+    return "\n".join(
+        "  ".join(value.ljust(width) for value, width in zip(line, widths, strict=True)).rstrip()
+        for line in lines
+    )

@@ -1,0 +1,198 @@
+"""Loading case files into ``Case`` objects, and a corpus into a ``Corpus``.
+
+Loading is strict (any problem is a one-line ``CorpusError``) and fast: it
+parses YAML with libyaml when available and never imports vcrpy. Payload
+bodies stay text until someone asks for them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from harness.corpus.case import Case
+from harness.corpus.cassette import check_top_level, parse_interactions
+from harness.corpus.metadata import parse_metadata
+from harness.corpus.secrets import redact
+from harness.corpus.vocabulary import CASE_SUFFIXES, closest
+from harness.errors import CorpusError
+
+try:  # libyaml is several times faster; fall back to the pure-Python loader.
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+BUNDLED_PACKAGE = "harness._corpus"
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the working directory when it lies below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def bundled_corpus_root() -> Path:
+    """The folder of the corpus shipped with toolwire."""
+    root = files(BUNDLED_PACKAGE)
+    path = Path(str(root))
+    if not path.is_dir():
+        raise CorpusError(
+            BUNDLED_PACKAGE,
+            "the bundled corpus is not a folder on disk",
+            "reinstall toolwire from a wheel or an editable checkout, or pass --corpus PATH",
+        )
+    return path
+
+
+def read_yaml(text: str, source: str) -> Any:
+    """Parse YAML; a syntax error names the file and line (never the file's text)."""
+    try:
+        return yaml.load(text, Loader=_Loader)  # _Loader is a safe loader
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        problem = error.problem or error.context or "invalid YAML"
+        if mark is None:
+            raise CorpusError(source, f"invalid YAML: {problem}", "fix the YAML syntax") from None
+        line, column = mark.line + 1, mark.column + 1
+        raise CorpusError(
+            f"{source}:{line}",
+            f"invalid YAML: {problem}",
+            f"fix the syntax at line {line}, column {column}",
+        ) from None
+    except yaml.YAMLError as error:
+        raise CorpusError(source, f"invalid YAML: {type(error).__name__}", "fix the YAML") from None
+
+
+def case_id_for(path: Path, root: Path) -> str:
+    """The id a case file must carry: its path below ``root`` without suffix."""
+    try:
+        relative = path.resolve().relative_to(root.resolve())
+    except ValueError:
+        raise CorpusError(
+            display_path(path),
+            f"is not inside the corpus folder {display_path(root)}",
+            "move the file below the corpus root",
+        ) from None
+    return relative.with_suffix("").as_posix()
+
+
+def case_from_data(data: Any, path: Path, root: Path) -> Case:
+    """Build a Case from parsed YAML, checking both layers."""
+    source = display_path(path)
+    try:
+        mapping = check_top_level(data, source)
+        metadata = parse_metadata(mapping.get("toolwire"), source, case_id_for(path, root))
+        interactions = parse_interactions(mapping.get("interactions"), source)
+    except CorpusError as error:
+        raise _redacted(error) from None
+    return Case(
+        id=metadata.id,
+        description=metadata.description,
+        features=metadata.features,
+        dialect=metadata.dialect,
+        profile=metadata.profile,
+        provenance=metadata.provenance,
+        interactions=interactions,
+        source=path,
+        twins=metadata.twins,
+        expect=metadata.expect,
+    )
+
+
+def read_case_file(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise CorpusError(display_path(path), "is not UTF-8 text", "save it as UTF-8") from None
+    except OSError as error:
+        raise CorpusError(display_path(path), f"cannot be read: {error.strerror}") from None
+
+
+def load_case(path: Path, root: Path) -> Case:
+    """Load and check one case file below the corpus folder ``root``."""
+    text = read_case_file(path)
+    return case_from_data(read_yaml(text, display_path(path)), path, root)
+
+
+def case_files(root: Path) -> list[Path]:
+    """Every case file below ``root`` (hidden folders skipped), in path order."""
+    if not root.is_dir():
+        raise CorpusError(display_path(root), "is not a folder", "pass the corpus folder")
+    found: list[Path] = []
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "__")))
+        found.extend(Path(folder) / name for name in names if name.endswith(CASE_SUFFIXES))
+    return sorted(found)
+
+
+class Corpus:
+    """A read-only collection of cases: lookup by id, iteration in id order."""
+
+    def __init__(self, root: Path, cases: list[Case] | tuple[Case, ...]) -> None:
+        self.root = root
+        by_id: dict[str, Case] = {}
+        for case in cases:
+            other = by_id.get(case.id)
+            if other is not None:
+                raise duplicate_id_error(case, other)
+            by_id[case.id] = case
+        self._by_id = dict(sorted(by_id.items()))
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def __iter__(self) -> Iterator[Case]:
+        return iter(self._by_id.values())
+
+    def __contains__(self, case_id: object) -> bool:
+        return case_id in self._by_id
+
+    def __getitem__(self, case_id: str) -> Case:
+        case = self._by_id.get(case_id)
+        if case is None:
+            raise unknown_case_error(case_id, self.ids, display_path(self.root))
+        return case
+
+    def get(self, case_id: str) -> Case | None:
+        return self._by_id.get(case_id)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(self._by_id)
+
+
+def load_corpus(root: Path) -> Corpus:
+    """Load every case below ``root``; the first problem raises CorpusError
+    (``validate_corpus`` collects them all instead)."""
+    return Corpus(root, [load_case(path, root) for path in case_files(root)])
+
+
+def duplicate_id_error(case: Case, other: Case) -> CorpusError:
+    return CorpusError(
+        display_path(case.source),
+        f"duplicate id {case.id!r}, also used by {display_path(other.source)}",
+        "ids are unique: delete or rename one of the two files",
+    )
+
+
+def unknown_case_error(case_id: str, ids: tuple[str, ...], where: str) -> CorpusError:
+    near = closest(case_id, ids, count=3)
+    hint = f"did you mean: {', '.join(near)}?" if near else "`toolwire corpus list` shows the ids"
+    return CorpusError(where, f"no case {case_id!r}", hint)
+
+
+def bare_message(error: CorpusError) -> str:
+    """The message of a CorpusError without its ``source: `` prefix."""
+    return error.message.removeprefix(f"{error.source}: ")
+
+
+def _redacted(error: CorpusError) -> CorpusError:
+    """Error text may quote the file; never let it quote a credential."""
+    return CorpusError(error.source, redact(bare_message(error)), error.hint)

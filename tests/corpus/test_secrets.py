@@ -1,0 +1,160 @@
+from __future__ import annotations
+
+import base64
+import json
+import random
+
+import pytest
+import yaml
+
+from harness.corpus.secrets import find_key_like, mask, redact, scan_cassette, scan_text
+from tests.corpus.factory import make_case, mutated
+from tests.support.real_transcripts import load_real_transcripts
+
+# Built from pieces so that no scanner ever sees a key-like literal in this file.
+OPENAI_KEY = "sk-" + "T3BlbkFJ" + "a1B2c3D4e5F6g7H8i9J0kLmN"
+PROJECT_KEY = "sk-" + "proj-" + "Xy9_Zw8-" * 8 + "QrS7tUv6"
+ANTHROPIC_KEY = "sk-" + "ant-api03-" + "Ab1_Cd2-Ef3" * 8 + "AA"
+AWS_KEY = "AKIA" + "IOSFODNN7EXAMPLE"
+AWS_SESSION_KEY = "ASIA" + "Y34FZKBOKMUTVV7A"
+JWT = (
+    "eyJhbGciOiJIUzI1NiJ9"
+    + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0"
+    + ".dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "secret"),
+    [
+        (f'"api_key": "{OPENAI_KEY}"', "OpenAI API key", OPENAI_KEY),
+        (f"key {PROJECT_KEY} end", "OpenAI API key", PROJECT_KEY),
+        (f"x-api-key: {ANTHROPIC_KEY}", "Anthropic API key", ANTHROPIC_KEY),
+        (f"Authorization: Bearer {JWT}", "bearer token", JWT),
+        (f"authorization: bearer {JWT}", "bearer token", JWT),
+        (f"aws_access_key_id = {AWS_KEY}", "AWS access key id", AWS_KEY),
+        (f'"{AWS_SESSION_KEY}"', "AWS access key id", AWS_SESSION_KEY),
+        ("https://example.com/v1?api_key=abc123&x=1", "API key query parameter", "abc123"),
+        ("https://example.com/v1?a=1&x-api-key=SECRET", "API key query parameter", "SECRET"),
+        # A key at the start of a line inside a JSON string still counts.
+        (json.dumps({"content": f"my key:\n{OPENAI_KEY}"}), "OpenAI API key", OPENAI_KEY),
+    ],
+)
+def test_key_like_strings_found(text: str, kind: str, secret: str) -> None:
+    assert [(k, s) for k, s, _ in find_key_like(text)] == [(kind, secret)]
+
+
+def test_bearer_key_reported_once() -> None:
+    found = list(find_key_like(f"Authorization: Bearer {PROJECT_KEY}"))
+    assert [(kind, secret) for kind, secret, _ in found] == [("OpenAI API key", PROJECT_KEY)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"id": "call_4f7b9c2e1a3d5f6b8c9d0e1f", "type": "function"}',
+        '{"id": "toolu_01A09q90qw90lq917835lq9", "type": "tool_use"}',
+        '{"id": "chatcmpl-9xYzAbC123dEf456GhI789jKl", "object": "chat.completion"}',
+        '{"id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message"}',
+        "Bearer YOUR_API_KEY_HERE",
+        "Authorization: Bearer <token>",
+        "Authorization: Bearer $OPENAI_API_KEY",
+        "sk-your-key-goes-here-xxxxxxxx",
+        "a task-management-framework-2024-edition and a risk-assessment-2025-model",
+        "api_key=",
+        "ASIA and AKIA are prefixes",
+    ],
+)
+def test_no_false_positives(text: str) -> None:
+    assert list(find_key_like(text)) == []
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_no_false_positive_on_thinking_signatures(seed: int) -> None:
+    generator = random.Random(seed)
+    signature = base64.b64encode(generator.randbytes(generator.randint(768, 3072))).decode()
+    redacted = base64.urlsafe_b64encode(generator.randbytes(generator.randint(768, 3072))).decode()
+    response = {
+        "id": "msg_01XFDUDYJgAACzvnptvVoYEL",
+        "content": [
+            {"type": "thinking", "thinking": "Let me check.", "signature": signature},
+            {"type": "redacted_thinking", "data": redacted},
+            {"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "f", "input": {}},
+        ],
+    }
+    assert 1024 <= len(signature) <= 4096
+    document = make_case("thinking/x", "anthropic-messages")
+    document["interactions"][0]["response"]["body"]["string"] = json.dumps(response, indent=2)
+    text = yaml.safe_dump(document)
+    assert scan_cassette("x.yaml", text, yaml.safe_load(text)) == []
+
+
+def test_real_recordings_hold_no_secret() -> None:
+    for transcript in load_real_transcripts():
+        texts = [json.dumps(transcript.request_body), json.dumps(transcript.response_body)]
+        if transcript.sse_events is not None:
+            texts.append(transcript.sse_text())
+        for text in texts:
+            assert list(find_key_like(text)) == [], transcript.name
+
+
+def test_mask_shows_prefix_and_length_only() -> None:
+    assert mask(OPENAI_KEY) == f"sk-T…({len(OPENAI_KEY)} chars)"
+    assert mask("short") == "…(5 chars)"
+    assert OPENAI_KEY not in mask(OPENAI_KEY)
+
+
+def test_scan_text_gives_line_numbers() -> None:
+    text = f"line one\nline two {AWS_KEY}\nthree\n{OPENAI_KEY}\n"
+    findings = scan_text(text, "corpus/x.yaml")
+    assert [(f.line, f.kind, f.masked) for f in findings] == [
+        (2, "AWS access key id", "AKIA…(20 chars)"),
+        (4, "OpenAI API key", mask(OPENAI_KEY)),
+    ]
+
+
+def test_forbidden_headers_any_case_either_side() -> None:
+    document = mutated(make_case("x"))
+    exchange = document["interactions"][0]
+    exchange["request"]["headers"]["AUTHORIZATION"] = [f"Bearer {ANTHROPIC_KEY}"]
+    exchange["response"]["headers"]["Set-Cookie"] = ["session=abc"]
+    text = yaml.safe_dump(document)
+    findings = scan_cassette("corpus/x.yaml", text, yaml.safe_load(text))
+    assert [(f.location, f.kind, f.masked, f.line) for f in findings] == [
+        (
+            "interaction 0 request header 'AUTHORIZATION'",
+            "forbidden header",
+            f"Bear…({len(ANTHROPIC_KEY) + 7} chars)",
+            None,
+        ),
+        ("interaction 0 response header 'Set-Cookie'", "forbidden header", "…(11 chars)", None),
+    ]
+    assert all(ANTHROPIC_KEY not in f.message for f in findings)
+
+
+def test_secret_hidden_by_yaml_escaping_found_in_parsed_body() -> None:
+    # Double-quoted YAML can split a key with an escape: the raw text scan
+    # misses it, the parsed body does not.
+    half = len(OPENAI_KEY) // 2
+    escaped = (
+        OPENAI_KEY[:half] + "\\x" + format(ord(OPENAI_KEY[half]), "02x") + OPENAI_KEY[half + 1 :]
+    )
+    text = (
+        "version: 1\ninteractions:\n- request:\n    uri: https://x\n"
+        f'    body: "{escaped}"\n  response: {{}}\n'
+    )
+    findings = scan_cassette("corpus/x.yaml", text, yaml.safe_load(text))
+    assert [(f.location, f.kind) for f in findings] == [
+        ("interaction 0 request body", "OpenAI API key")
+    ]
+
+
+def test_scan_tolerates_any_shape() -> None:
+    assert scan_cassette("x", "", None) == []
+    assert scan_cassette("x", "", {"interactions": "no"}) == []
+    assert scan_cassette("x", "", {"interactions": [1, {"request": []}]}) == []
+
+
+def test_redact() -> None:
+    text = f"unknown feature '{OPENAI_KEY}' and {AWS_KEY}"
+    assert redact(text) == f"unknown feature '{mask(OPENAI_KEY)}' and AKIA…(20 chars)"
