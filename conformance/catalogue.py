@@ -14,9 +14,10 @@ from typing import Literal, TypeAlias
 from conformance.profiles import PROFILES, Profile
 
 Level: TypeAlias = Literal["MUST", "SHOULD"]
-# Where a rule looks: one payload on its own (what `toolwire lint` checks),
-# a conversion (source payload against the adapter's output), a round trip
-# A->B->A, or a multi-request conversation (what came back in request n+1).
+# Where a rule looks: one payload on its own (a payload given to `toolwire
+# lint`, or an adapter's output in a run), a conversion (the adapter's output
+# compared with its source), a round trip A->B->A, or a multi-request
+# conversation (what came back in request n+1).
 Scope: TypeAlias = Literal["payload", "conversion", "roundtrip", "replay"]
 
 FAMILIES = ("pairing", "ordering", "fidelity", "reasoning", "xml", "stream", "replay", "schema")
@@ -99,7 +100,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "pairing.call_id_missing",
         "MUST",
-        "payload conversion",
+        "payload",
         "Every tool call carries a non-empty id.",
         OPENAI_DOCS,
         ANTHROPIC_DOCS,
@@ -107,7 +108,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "pairing.call_id_duplicate",
         "MUST",
-        "payload conversion",
+        "payload",
         "No two tool calls in a conversation share an id.",
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
@@ -115,7 +116,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "pairing.orphan_result",
         "MUST",
-        "payload conversion",
+        "payload",
         "Every tool result answers a call made in the assistant turn before it.",
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
@@ -123,7 +124,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "pairing.duplicate_result",
         "MUST",
-        "payload conversion",
+        "payload",
         "No tool call is answered more than once.",
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
@@ -131,7 +132,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "pairing.unanswered_call",
         "MUST",
-        "payload conversion",
+        "payload",
         "Every tool call is answered before the next assistant turn; "
         "only the last turn of a conversation may leave calls open.",
         OPENAI_TOOLS,
@@ -149,7 +150,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "pairing.id_pattern",
         "MUST",
-        "payload conversion",
+        "payload",
         "Tool call ids and tool names in the output are legal for the target dialect.",
         ANTHROPIC_DOCS,
         OPENAI_DOCS,
@@ -158,7 +159,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "ordering.result_not_adjacent",
         "MUST",
-        "payload conversion",
+        "payload",
         "Tool results sit in the message(s) right after the assistant turn that made the calls.",
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
@@ -166,7 +167,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "ordering.result_after_text",
         "MUST",
-        "payload conversion",
+        "payload",
         "In an anthropic-messages user message, tool_result blocks come before any other content.",
         ANTHROPIC_TOOLS,
         dialects=frozenset({ANTHROPIC}),
@@ -174,7 +175,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "ordering.parallel_results_split",
         "MUST",
-        "payload conversion",
+        "payload",
         "All tool results for one assistant turn travel in a single user message.",
         ANTHROPIC_TOOLS,
         dialects=frozenset({ANTHROPIC}),
@@ -183,7 +184,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "ordering.role_alternation",
         "MUST",
-        "payload conversion",
+        "payload",
         "User and assistant messages alternate, starting with a user message.",
         ANTHROPIC_DOCS,
         dialects=frozenset({ANTHROPIC}),
@@ -192,7 +193,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "ordering.system_placement",
         "MUST",
-        "payload conversion",
+        "payload",
         "A system prompt travels where the target dialect carries it: the top-level system "
         "field in anthropic-messages, a leading system or developer message in openai-chat.",
         ANTHROPIC_DOCS,
@@ -210,7 +211,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "ordering.result_order",
         "SHOULD",
-        "payload conversion",
+        "payload",
         "Tool results follow the order of the calls they answer.",
         ANTHROPIC_TOOLS,
         OPENAI_TOOLS,
@@ -277,7 +278,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "fidelity.empty_content",
         "MUST",
-        "payload conversion",
+        "payload",
         "No empty text blocks are sent to anthropic-messages, and null versus empty "
         "content is carried the way the target dialect expects.",
         ANTHROPIC_DOCS,
@@ -309,7 +310,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "reasoning.replay_forbidden",
         "MUST",
-        "payload conversion",
+        "payload",
         "For the legacy deepseek-reasoner, no reasoning_content is sent back in the input.",
         DEEPSEEK_REASONER,
         dialects=frozenset({"deepseek-chat"}),
@@ -334,7 +335,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "reasoning.position",
         "MUST",
-        "payload conversion",
+        "payload",
         "Thinking blocks come first in the assistant content.",
         ANTHROPIC_THINKING,
         dialects=frozenset({ANTHROPIC}),
@@ -395,7 +396,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "stream.index_collision",
         "MUST",
-        "payload conversion",
+        "payload",
         "Parallel streamed calls keep distinct indices; arguments never merge across calls.",
         OPENAI_STREAM,
         ANTHROPIC_STREAM,
@@ -403,7 +404,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "stream.event_order",
         "MUST",
-        "payload conversion",
+        "payload",
         "Stream events follow the dialect's grammar.",
         OPENAI_STREAM,
         ANTHROPIC_STREAM,
@@ -411,7 +412,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "stream.partial_json",
         "MUST",
-        "payload conversion",
+        "payload",
         "The argument fragments of each streamed call join to valid JSON.",
         OPENAI_STREAM,
         ANTHROPIC_STREAM,
@@ -431,7 +432,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "schema.request",
         "MUST",
-        "payload conversion",
+        "payload",
         "Every request validates against its dialect's JSON Schema.",
         OPENAI_DOCS,
         ANTHROPIC_DOCS,
@@ -440,7 +441,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "schema.response",
         "MUST",
-        "payload conversion",
+        "payload",
         "Every response and stream event validates against its dialect's JSON Schema.",
         OPENAI_DOCS,
         ANTHROPIC_DOCS,

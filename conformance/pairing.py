@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
+from conformance.context import (
+    ConversionCheck,
+    ConversionUnderTest,
+    PayloadCheck,
+    PayloadUnderTest,
+    RoundTripCheck,
+)
 from conformance.findings import Finding, finding
 from conformance.paths import block_path
 from conformance.timeline import call_sites, call_turns, preceding_call_turn, result_sites
@@ -170,3 +178,91 @@ def check_id_pattern(payload: Conversation | Response) -> list[Finding]:
                 )
             )
     return found
+
+
+# --- wiring: what the engine calls -------------------------------------------
+
+
+def _conversation_only(
+    check: Callable[[Conversation], list[Finding]],
+) -> PayloadCheck:
+    def run(payload: PayloadUnderTest) -> list[Finding] | None:
+        conversation = payload.conversation
+        if conversation is None or not _has_tool_traffic(conversation):
+            return None
+        return check(conversation)
+
+    return run
+
+
+def _any_payload(check: Callable[[Conversation | Response], list[Finding]]) -> PayloadCheck:
+    def run(payload: PayloadUnderTest) -> list[Finding] | None:
+        target = payload.conversation or payload.response
+        if target is None or not _calls_of(target):
+            return None
+        return check(target)
+
+    return run
+
+
+def _has_tool_traffic(conversation: Conversation) -> bool:
+    return bool(call_sites(conversation) or result_sites(conversation))
+
+
+def check_id_changed(conversion: ConversionUnderTest) -> list[Finding] | None:
+    """Ids of calls (and the results that reference them) survive conversion."""
+    source = conversion.source.conversation or conversion.source.response
+    output = conversion.output.conversation or conversion.output.response
+    if source is None or output is None:
+        return None
+    source_ids = [call.id for call, _ in _calls_of(source)]
+    output_calls = _calls_of(output)
+    if not source_ids:
+        return None
+    mapping = conversion.id_mapping or {}
+    found = []
+    for position, (source_id, (call, path)) in enumerate(
+        zip(source_ids, output_calls, strict=False)
+    ):
+        expected = mapping.get(source_id, source_id) if source_id else source_id
+        if call.id != expected:
+            found.append(
+                finding(
+                    "pairing.id_changed",
+                    f"call #{position + 1} ({call.name}) had id {source_id!r}; the output at "
+                    f"{path} carries {call.id!r}",
+                    path,
+                    expected=expected,
+                    actual=call.id,
+                )
+            )
+    if isinstance(source, Conversation) and isinstance(output, Conversation):
+        source_refs = [site.result.call_id for site in result_sites(source)]
+        output_refs = result_sites(output)
+        for source_ref, site in zip(source_refs, output_refs, strict=False):
+            expected = mapping.get(source_ref, source_ref) if source_ref else source_ref
+            if site.result.call_id != expected:
+                path = block_path(output, site.turn_index, site.block_index)
+                found.append(
+                    finding(
+                        "pairing.id_changed",
+                        f"a result referenced {source_ref!r}; the output at {path} references "
+                        f"{site.result.call_id!r}",
+                        path,
+                        expected=expected,
+                        actual=site.result.call_id,
+                    )
+                )
+    return found
+
+
+PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
+    "pairing.call_id_missing": _any_payload(check_call_id_missing),
+    "pairing.call_id_duplicate": _any_payload(check_call_id_duplicate),
+    "pairing.orphan_result": _conversation_only(check_orphan_result),
+    "pairing.duplicate_result": _conversation_only(check_duplicate_result),
+    "pairing.unanswered_call": _conversation_only(check_unanswered_call),
+    "pairing.id_pattern": _any_payload(check_id_pattern),
+}
+CONVERSION_CHECKS: dict[str, ConversionCheck] = {"pairing.id_changed": check_id_changed}
+ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {}

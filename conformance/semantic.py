@@ -155,3 +155,65 @@ def joined_text(message: SemMessage) -> str:
     "\\n\\n"; the rules compare the pieces, so the join is not a finding.
     """
     return "".join(piece.text.strip("\n") for piece in message.of_type(SemText))
+
+
+# Dialects that carry reasoning only as text: no signature, no redacted data.
+_TEXT_ONLY_REASONING = frozenset({"openai-chat", "deepseek-chat", "qwen-xml"})
+
+
+@dataclass(frozen=True)
+class MessageSummary:
+    """What one message says, by kind, in order within each kind. Comparing
+    summaries ignores how a dialect interleaves kinds (openai-chat cannot put
+    text after a call; ordering.block_order judges that separately)."""
+
+    role: SemanticRole
+    text: str
+    thinking: tuple[SemThinking, ...]
+    calls: tuple[SemCall, ...]
+    results: tuple[SemResult, ...]
+    opaque: tuple[SemOpaque, ...]
+
+
+def comparable(message: SemMessage, *dialects: str) -> MessageSummary:
+    """The message as it can survive a trip through ``dialects``: signatures
+    and redacted thinking dropped when one of them carries reasoning as text
+    only (docs/conventions.md)."""
+    thinking: tuple[SemThinking, ...] = tuple(message.of_type(SemThinking))
+    if _TEXT_ONLY_REASONING.intersection(dialects):
+        thinking = tuple(
+            SemThinking(item.text, None, None) for item in thinking if item.text is not None
+        )
+    return MessageSummary(
+        role=message.role,
+        text=joined_text(message),
+        thinking=thinking,
+        calls=tuple(message.of_type(SemCall)),
+        results=tuple(message.of_type(SemResult)),
+        opaque=tuple(message.of_type(SemOpaque)),
+    )
+
+
+def relabel_ids(summaries: list[MessageSummary]) -> list[MessageSummary]:
+    """Replace call ids by their order of first appearance (``#1``, ``#2``...).
+
+    Twins in two dialects use each dialect's own id format; what must agree
+    is which result answers which call, not the ids' spelling.
+    """
+    labels: dict[str | None, str] = {}
+
+    def label(call_id: str | None) -> str:
+        return labels.setdefault(call_id, f"#{len(labels) + 1}")
+
+    relabelled = []
+    for summary in summaries:
+        calls = tuple(
+            SemCall(label(c.id), c.name, c.arguments, c.arguments_error) for c in summary.calls
+        )
+        results = tuple(SemResult(label(r.call_id), r.text, r.is_error) for r in summary.results)
+        relabelled.append(
+            MessageSummary(
+                summary.role, summary.text, summary.thinking, calls, results, summary.opaque
+            )
+        )
+    return relabelled

@@ -1,0 +1,162 @@
+"""Gathering findings into verdicts: one per rule for a case.
+
+A rule judged several times in a case (several interactions, directions,
+a round trip) gives one verdict: ``fail`` (MUST) or ``warn`` (SHOULD) when
+any judgement found something, ``pass`` when it was judged and held. A rule
+that never applied gives no verdict, so a pass always means the case really
+exercised the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.catalogue import RULES_BY_CODE, Level
+from conformance.context import PayloadUnderTest
+from conformance.findings import Finding
+from harness.adapters.base import Direction
+from harness.engine.explain import diff_text
+from harness.engine.verdicts import CONVERT, UNSUPPORTED, Located, Outcome, Verdict
+from harness.errors import WireFormatError
+from harness.schemas import validate_payload
+
+
+@dataclass
+class _RuleRecord:
+    level: Level
+    profile: str
+    judged: int = 0
+    findings: list[Located] = field(default_factory=list)
+    failing_level: Level | None = None
+    directions: list[str] = field(default_factory=list)
+
+
+class VerdictCollector:
+    def __init__(self, case_id: str, adapter: str) -> None:
+        self.case_id = case_id
+        self.adapter = adapter
+        self._rules: dict[str, _RuleRecord] = {}
+        self._errors: list[Located] = []
+        self._unsupported: list[str] = []
+
+    # --- judging --------------------------------------------------------------
+
+    def judge_payload(
+        self,
+        payload: PayloadUnderTest,
+        checks: Mapping[str, Callable[[PayloadUnderTest], list[Finding] | None]],
+        where: str,
+    ) -> None:
+        self.judge(checks, payload, payload.dialect, payload.profile, where)
+
+    def judge(
+        self,
+        checks: Mapping[str, Callable[[Any], list[Finding] | None]],
+        subject: Any,
+        dialect: str,
+        profile: str,
+        where: str,
+    ) -> None:
+        for code, check in checks.items():
+            rule = RULES_BY_CODE[code]
+            level = rule.level_for(profile)
+            if level is None or not rule.applies_to_dialect(dialect):
+                continue
+            try:
+                found = check(subject)
+            except Exception as error:  # a crashing check is a harness bug: say so, go on
+                self._errors.append(
+                    Located(where, f"check {code} crashed: {type(error).__name__}: {error}", "")
+                )
+                continue
+            if found is None:
+                continue
+            self._record(code, level, profile, where, found)
+
+    def _record(
+        self, code: str, level: Level, profile: str, where: str, found: list[Finding]
+    ) -> None:
+        record = self._rules.setdefault(code, _RuleRecord(level, profile))
+        record.judged += 1
+        if where not in record.directions:
+            record.directions.append(where)
+        if not found:
+            return
+        if record.failing_level != "MUST":
+            record.failing_level = level
+            record.level, record.profile = level, profile
+        for item in found:
+            diff = diff_text(item.expected, item.actual) if item.has_diff else ""
+            record.findings.append(Located(where, item.message, item.path, diff))
+
+    def unreadable_output(
+        self, direction: Direction, raw: Any, profile: str, where: str, error: WireFormatError
+    ) -> None:
+        """Output the target's codec cannot read: a schema failure, nothing else judged."""
+        code = "schema.request" if direction.kind == "request" else "schema.response"
+        findings = [Finding(code, f"the output does not parse as {direction.target}: {error}", "")]
+        kind = "stream" if direction.kind == "stream" else direction.kind
+        if kind != "stream":
+            try:
+                violations = validate_payload(direction.target, kind, raw)
+            except Exception:  # the output may not even be JSON-like
+                violations = []
+            findings.extend(Finding(code, v.message, v.path) for v in violations[:10])
+        self._record(code, "MUST", profile, where, findings)
+
+    def error(self, where: str, message: str) -> None:
+        self._errors.append(Located(where, message, ""))
+
+    def unsupported(self, message: str) -> None:
+        self._unsupported.append(message)
+
+    # --- results --------------------------------------------------------------
+
+    def verdicts(self) -> list[Verdict]:
+        verdicts = []
+        if self._errors:
+            verdicts.append(
+                Verdict(
+                    self.case_id,
+                    CONVERT,
+                    self.adapter,
+                    "error",
+                    message=self._errors[0].message,
+                    findings=tuple(self._errors),
+                    directions=tuple(dict.fromkeys(e.where for e in self._errors)),
+                )
+            )
+        if self._unsupported:
+            verdicts.append(
+                Verdict(
+                    self.case_id,
+                    UNSUPPORTED,
+                    self.adapter,
+                    "unsupported",
+                    message="; ".join(self._unsupported),
+                )
+            )
+        for code in sorted(self._rules):
+            record = self._rules[code]
+            outcome: Outcome
+            if record.findings:
+                outcome = "fail" if record.level == "MUST" else "warn"
+                message = record.findings[0].message
+            else:
+                outcome, message = "pass", ""
+            verdicts.append(
+                Verdict(
+                    self.case_id,
+                    code,
+                    self.adapter,
+                    outcome,
+                    level=record.level,
+                    profile=record.profile,
+                    message=message,
+                    findings=tuple(record.findings),
+                    directions=tuple(record.directions),
+                )
+            )
+        return verdicts

@@ -1,0 +1,132 @@
+"""Payloads under test: from a case's interactions, and from an adapter's output.
+
+The adapter protocol speaks plain JSON (docs/adapters.md): a request or
+response is a dict; a stream is a list of ``{"event", "data"}`` where data
+is the parsed chunk or the string ``"[DONE]"``. The oracle reads each with
+its dialect's codec.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.context import PayloadUnderTest
+from harness.corpus.case import Case, Interaction
+from harness.dialects import get_codec
+from harness.errors import ToolwireError, WireFormatError
+from harness.model import PayloadKind, SSEEvent, ToolDef
+from harness.sse import parse_sse
+
+
+@dataclass(frozen=True)
+class SourcePayload:
+    """One payload of a case that an adapter will convert."""
+
+    interaction: int
+    kind: PayloadKind
+    raw: Any
+    under_test: PayloadUnderTest
+
+    @property
+    def label(self) -> str:
+        return f"interaction {self.interaction + 1} {self.kind}"
+
+
+def events_to_wire(events: tuple[SSEEvent, ...]) -> list[dict[str, Any]]:
+    """SSE events as the adapter protocol passes them."""
+    wire = []
+    for event in events:
+        try:
+            data: Any = json.loads(event.data)
+        except json.JSONDecodeError:
+            data = event.data
+        wire.append({"event": event.event, "data": data})
+    return wire
+
+
+def wire_to_events(payload: Any) -> tuple[SSEEvent, ...]:
+    """An adapter's stream output (event list or event-stream text) as SSE events."""
+    if isinstance(payload, str):
+        return parse_sse(payload)
+    if not isinstance(payload, list):
+        raise WireFormatError(
+            "$",
+            f"a stream must be a list of events or event-stream text, not {type(payload).__name__}",
+            "see docs/adapters.md",
+        )
+    events = []
+    for index, item in enumerate(payload):
+        if not isinstance(item, dict) or "data" not in item:
+            raise WireFormatError(f"[{index}]", 'each event must be an object with "data"')
+        data = item["data"]
+        text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+        event = item.get("event")
+        events.append(SSEEvent(data=text, event=event if isinstance(event, str) else None))
+    return tuple(events)
+
+
+def parse_payload(
+    dialect: str,
+    kind: PayloadKind,
+    raw: Any,
+    profile: str,
+    tools: tuple[ToolDef, ...] | None = None,
+    label: str = "",
+) -> PayloadUnderTest:
+    """Read ``raw`` with the dialect's codec (WireFormatError when its shape is wrong)."""
+    codec = get_codec(dialect)
+    parsed: Any
+    if kind == "request":
+        parsed = codec.parse_request(raw)
+        tools = parsed.tools
+    elif kind == "response":
+        parsed = _with_tools(codec.parse_response, raw, tools)
+    else:
+        parsed = _with_tools(codec.parse_stream, wire_to_events(raw), tools)
+    return PayloadUnderTest(dialect, kind, profile, raw, parsed, tools, label)
+
+
+def _with_tools(parse: Any, payload: Any, tools: tuple[ToolDef, ...] | None) -> Any:
+    # The qwen-xml codec types XML values by the request's tools; others ignore them.
+    if tools is not None:
+        try:
+            return parse(payload, tools=tools)
+        except TypeError:
+            pass
+    return parse(payload)
+
+
+def case_payloads(case: Case, kind: PayloadKind) -> list[SourcePayload]:
+    """Every payload of ``kind`` in the case, parsed (errors name the interaction)."""
+    found = []
+    for interaction in case.interactions:
+        raw = _raw_of(interaction, kind)
+        if raw is None:
+            continue
+        label = f"interaction {interaction.index + 1} {kind}"
+        try:
+            tools = _request_tools(case, interaction) if kind != "request" else None
+            under_test = parse_payload(case.dialect, kind, raw, case.profile, tools, label)
+        except ToolwireError as error:
+            raise ToolwireError(f"case {case.id}: {label} does not parse: {error}") from error
+        found.append(SourcePayload(interaction.index, kind, raw, under_test))
+    return found
+
+
+def _raw_of(interaction: Interaction, kind: PayloadKind) -> Any:
+    if kind == "request":
+        return interaction.request_json() if interaction.request_body_text else None
+    if not interaction.is_success():
+        return None  # an error body documents the API's answer; nothing to convert
+    if kind == "response":
+        return None if interaction.is_stream() else interaction.response_json()
+    return events_to_wire(interaction.response_events()) if interaction.is_stream() else None
+
+
+def _request_tools(case: Case, interaction: Interaction) -> tuple[ToolDef, ...] | None:
+    if not interaction.request_body_text:
+        return None
+    conversation = get_codec(case.dialect).parse_request(interaction.request_json())
+    return conversation.tools

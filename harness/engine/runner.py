@@ -1,0 +1,195 @@
+"""``run_case``: drive an adapter over one case and judge what it produced.
+
+For each direction the adapter declares from the case's dialect, each payload
+of that kind is converted, read back by the target's codec, and judged:
+payload rules on the output (under the target profile), conversion rules
+against the source, and a round trip A->B->A where the adapter also has the
+reverse direction. Findings are gathered into one verdict per rule.
+
+Each case is isolated: an adapter that raises or hangs gives an ``error``
+verdict with its reason, never an exception out of here.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
+from conformance.profiles import DEFAULT_PROFILE
+from conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS, ROUNDTRIP_CHECKS
+from harness.adapters.base import Direction, LoadedAdapter
+from harness.corpus.case import Case
+from harness.corpus.loader import Corpus
+from harness.engine.collect import VerdictCollector
+from harness.engine.payloads import SourcePayload, case_payloads, parse_payload
+from harness.engine.timeout import CallTimedOut, call_with_timeout
+from harness.engine.verdicts import Verdict
+from harness.errors import ToolwireError, WireFormatError
+
+DEFAULT_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    timeout: float = DEFAULT_TIMEOUT
+    # dialect -> profile the adapter's output is judged under
+    profiles: Mapping[str, str] = field(default_factory=dict)
+    # the corpus the case belongs to, to find its twins
+    corpus: Corpus | None = None
+
+
+class _CaseFailed(Exception):
+    """The adapter broke on this payload; the reason is already recorded."""
+
+
+def run_case(
+    case: Case, adapter: LoadedAdapter, options: RunOptions | None = None
+) -> list[Verdict]:
+    options = options or RunOptions()
+    collector = VerdictCollector(case.id, adapter.name)
+    if case.is_negative:
+        return []  # negative cases are broken inputs for `toolwire lint`, not conversions
+    deadline = time.monotonic() + options.timeout
+    for kind in case.payload_kinds:
+        directions = sorted(
+            (d for d in adapter.directions if d.kind == kind and d.source == case.dialect),
+            key=str,
+        )
+        if not directions:
+            collector.unsupported(f"no {kind} direction from {case.dialect}")
+            continue
+        sources = case_payloads(case, kind)
+        for direction in directions:
+            for source in sources:
+                try:
+                    _judge_one(case, adapter, direction, source, options, deadline, collector)
+                except _CaseFailed:
+                    continue
+    return collector.verdicts()
+
+
+def _judge_one(
+    case: Case,
+    adapter: LoadedAdapter,
+    direction: Direction,
+    source: SourcePayload,
+    options: RunOptions,
+    deadline: float,
+    collector: VerdictCollector,
+) -> None:
+    where = f"{direction.kind} {direction.source}->{direction.target}, {source.label}"
+    profile = _target_profile(case, direction.target, options)
+    output_raw = _convert(adapter, direction, source.raw, deadline, where, collector)
+    output = _read_output(direction, output_raw, profile, source, where, collector)
+    if output is None:
+        return
+    collector.judge_payload(output, PAYLOAD_CHECKS, where)
+    conversion = ConversionUnderTest(
+        source=source.under_test,
+        output=output,
+        expected=_twin_payload(case, direction, source, options),
+        expect=_expect_mapping(case),
+    )
+    collector.judge(CONVERSION_CHECKS, conversion, direction.target, profile, where)
+    reverse = Direction(direction.kind, direction.target, direction.source)
+    if not adapter.supports(reverse) or direction.source == direction.target:
+        return
+    back_where = f"{where}, and back"
+    returned_raw = _convert(adapter, reverse, output_raw, deadline, back_where, collector)
+    returned = _read_output(reverse, returned_raw, case.profile, source, back_where, collector)
+    if returned is None:
+        return
+    roundtrip = RoundTripUnderTest(source.under_test, returned, via=direction.target)
+    collector.judge(ROUNDTRIP_CHECKS, roundtrip, case.dialect, case.profile, back_where)
+
+
+def _convert(
+    adapter: LoadedAdapter,
+    direction: Direction,
+    payload: Any,
+    deadline: float,
+    where: str,
+    collector: VerdictCollector,
+) -> Any:
+    # The adapter gets its own copy: one that mutates its input cannot
+    # change the source the rules compare against.
+    argument = copy.deepcopy(payload)
+    remaining = deadline - time.monotonic()
+    try:
+        result = call_with_timeout(
+            lambda: adapter.convert_direction(argument, direction), remaining
+        )
+    except CallTimedOut as error:
+        collector.error(where, f"the adapter timed out: {error} (raise --timeout if it is slow)")
+        raise _CaseFailed from error
+    except BaseException as error:  # an adapter's exception is a verdict, not a crash
+        collector.error(where, f"the adapter raised {type(error).__name__}: {error}")
+        raise _CaseFailed from error
+    if result is None:
+        collector.error(where, "the adapter returned None")
+        raise _CaseFailed
+    return copy.deepcopy(result)
+
+
+def _read_output(
+    direction: Direction,
+    raw: Any,
+    profile: str,
+    source: SourcePayload,
+    where: str,
+    collector: VerdictCollector,
+) -> PayloadUnderTest | None:
+    try:
+        return parse_payload(
+            direction.target, direction.kind, raw, profile, source.under_test.tools, where
+        )
+    except WireFormatError as error:
+        collector.unreadable_output(direction, raw, profile, where, error)
+    except ToolwireError as error:
+        collector.error(where, f"the output could not be read: {error}")
+    return None
+
+
+def _target_profile(case: Case, target: str, options: RunOptions) -> str:
+    if target in options.profiles:
+        return options.profiles[target]
+    if target == case.dialect:
+        return case.profile
+    if options.corpus is not None and target in case.twins:
+        twin = options.corpus.get(case.twins[target])
+        if twin is not None:
+            return twin.profile
+    return DEFAULT_PROFILE[target]
+
+
+def _twin_payload(
+    case: Case, direction: Direction, source: SourcePayload, options: RunOptions
+) -> PayloadUnderTest | None:
+    twin_id = case.twins.get(direction.target)
+    if options.corpus is None or twin_id is None:
+        return None
+    twin = options.corpus.get(twin_id)
+    if twin is None:
+        return None
+    for candidate in case_payloads(twin, direction.kind):
+        if candidate.interaction == source.interaction:
+            return candidate.under_test
+    return None
+
+
+def _expect_mapping(case: Case) -> Mapping[str, Any]:
+    expect = case.expect
+    found: dict[str, Any] = {}
+    if expect.tool_calls is not None:
+        found["tool_calls"] = [
+            {"name": call.name, "arguments": dict(call.arguments)} for call in expect.tool_calls
+        ]
+    if expect.text is not None:
+        found["text"] = expect.text
+    if expect.xml_issues:
+        found["xml_issues"] = list(expect.xml_issues)
+    return found
