@@ -36,6 +36,8 @@ QWEN_CODER = "https://huggingface.co/Qwen/Qwen3-Coder-30B-A3B-Instruct"
 ANTHROPIC = "anthropic-messages"
 OPENAI_FAMILY = frozenset({"openai-chat", "deepseek-chat", "qwen-xml"})
 ANY_DIALECT: frozenset[str] = frozenset()
+# Dialects whose calls carry ids; Qwen XML calls have none (results link by order).
+ID_DIALECTS = frozenset({"openai-chat", "anthropic-messages", "deepseek-chat"})
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,7 @@ RULES: tuple[Rule, ...] = (
         "Every tool call carries a non-empty id.",
         OPENAI_DOCS,
         ANTHROPIC_DOCS,
+        dialects=ID_DIALECTS,
     ),
     _rule(
         "pairing.call_id_duplicate",
@@ -112,6 +115,7 @@ RULES: tuple[Rule, ...] = (
         "No two tool calls in a conversation share an id.",
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
+        dialects=ID_DIALECTS,
     ),
     _rule(
         "pairing.orphan_result",
@@ -146,6 +150,7 @@ RULES: tuple[Rule, ...] = (
         "or maps ids through one consistent, reversible mapping the adapter declares.",
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
+        dialects=ID_DIALECTS,
     ),
     _rule(
         "pairing.id_pattern",

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 
 class ToolwireError(Exception):
-    """Base of every user-facing error. ``hint`` says how to fix it."""
+    """Base of every user-facing error. ``hint`` says how to fix it;
+    ``exit_code`` is what the command line exits with."""
+
+    exit_code = 1
 
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message)
@@ -42,7 +45,9 @@ class CorpusError(ToolwireError):
 
 
 class AdapterLoadError(ToolwireError):
-    """An adapter spec names nothing usable."""
+    """An adapter spec names nothing usable (a usage error)."""
+
+    exit_code = 2
 
 
 class UnsupportedDialectError(ToolwireError):

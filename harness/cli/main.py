@@ -47,7 +47,11 @@ def cli() -> None:
 def _register_commands() -> None:
     # Imported here, not at the top, so each command module stays independent.
     from harness.cli.corpus_cmd import corpus
+    from harness.cli.lint_cmd import lint
+    from harness.cli.run_cmd import run
 
+    cli.add_command(run)
+    cli.add_command(lint)
     cli.add_command(corpus)
 
 

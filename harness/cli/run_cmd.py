@@ -1,0 +1,134 @@
+"""`toolwire run`: the conformance run of an adapter over a corpus."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from harness.cli.output import print_run_summary
+from harness.errors import CorpusError, ToolwireError
+
+EXIT_USAGE = 2
+
+
+class RunUsageError(ToolwireError):
+    exit_code = EXIT_USAGE
+
+
+def _parse_profiles(values: tuple[str, ...]) -> dict[str, str]:
+    from conformance.profiles import PROFILES
+    from harness.model import DIALECTS
+
+    profiles = {}
+    for value in values:
+        dialect, sep, profile = value.partition("=")
+        if not sep or dialect not in DIALECTS or profile not in PROFILES:
+            raise RunUsageError(
+                f"--profile {value!r} is not DIALECT=PROFILE",
+                hint=f"dialects: {', '.join(DIALECTS)}; profiles: {', '.join(PROFILES)}",
+            )
+        profiles[dialect] = profile
+    return profiles
+
+
+@click.command("run")
+@click.option(
+    "--adapter",
+    "adapter_spec",
+    default="reference",
+    show_default=True,
+    help="reference, an installed adapter name, or package.module:attribute.",
+)
+@click.option(
+    "--corpus",
+    "corpus_path",
+    type=click.Path(path_type=Path),
+    help="Corpus folder (default: the bundled corpus).",
+)
+@click.option(
+    "--select",
+    "select",
+    metavar="EXPR",
+    help="Comma-separated: feature:NAME, dialect:NAME, rule:GLOB or a glob on case ids.",
+)
+@click.option(
+    "--baseline",
+    "baseline_path",
+    type=click.Path(path_type=Path),
+    help="Known failures, one 'case-id::rule-code  # reason' per line.",
+)
+@click.option(
+    "--report-dir", type=click.Path(path_type=Path), help="Write results.json into this folder."
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="What to print: a summary, or the results JSON.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.01),
+    default=10.0,
+    show_default=True,
+    help="Seconds an adapter may take per case.",
+)
+@click.option(
+    "--profile",
+    "profiles",
+    multiple=True,
+    metavar="DIALECT=PROFILE",
+    help="Judge output in DIALECT under PROFILE (repeatable).",
+)
+@click.option("-v", "--verbose", is_flag=True, help="Explain every failure, not just the first 20.")
+def run(
+    adapter_spec: str,
+    corpus_path: Path | None,
+    select: str | None,
+    baseline_path: Path | None,
+    report_dir: Path | None,
+    output_format: str,
+    timeout: float,
+    profiles: tuple[str, ...],
+    verbose: bool,
+) -> None:
+    """Run the conformance checks of an adapter over a corpus.
+
+    Exit 0 when every MUST check passes or is baselined, 1 when one fails or a
+    baseline entry is stale, 2 on a usage error, 3 when the adapter broke.
+    """
+    from harness.adapters.loader import load_adapter
+    from harness.corpus.loader import bundled_corpus_root, load_corpus
+    from harness.engine.baseline import load_baseline
+    from harness.engine.results import results_document
+    from harness.engine.runner import RunOptions
+    from harness.engine.session import Selection, run_corpus
+
+    root = corpus_path or bundled_corpus_root()
+    if not root.is_dir():
+        raise RunUsageError(f"corpus folder {root} does not exist")
+    try:
+        corpus = load_corpus(root)
+    except CorpusError as error:
+        raise RunUsageError(
+            str(error), hint="run `toolwire corpus validate --corpus PATH`"
+        ) from error
+    adapter = load_adapter(adapter_spec)
+    baseline = load_baseline(baseline_path, corpus.ids) if baseline_path else []
+    options = RunOptions(timeout=timeout, profiles=_parse_profiles(profiles), corpus=corpus)
+    result = run_corpus(corpus, adapter, options, Selection.parse(select), baseline)
+    document = results_document(result)
+    if report_dir is not None:
+        report_dir.mkdir(parents=True, exist_ok=True)
+        (report_dir / "results.json").write_text(
+            json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+    if output_format == "json":
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        print_run_summary(result, verbose=verbose, report_dir=report_dir)
+    raise SystemExit(result.exit_code)

@@ -1,0 +1,80 @@
+"""The results document: the source of truth every report is rendered from.
+
+Its header records the toolwire, corpus and rules versions, the adapter's
+name and version, Python and platform, start and end; then one record per
+verdict and totals by outcome.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+from collections import Counter
+from typing import Any
+
+from conformance.catalogue import RULE_CODES, RULES_BY_CODE
+from harness import __version__
+from harness.engine.explain import explain
+from harness.engine.session import RunResult
+from harness.engine.verdicts import Verdict
+
+RESULTS_FORMAT = 1
+
+
+def rules_version() -> str:
+    """A short fingerprint of the catalogue: changes when a rule is added or changed."""
+    digest = hashlib.sha256()
+    for code in RULE_CODES:
+        rule = RULES_BY_CODE[code]
+        digest.update(f"{code}|{rule.level}|{sorted(rule.profile_levels.items())}\n".encode())
+    return digest.hexdigest()[:12]
+
+
+def verdict_record(verdict: Verdict) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "id": verdict.item_id,
+        "case": verdict.case_id,
+        "rule": verdict.rule_code,
+        "outcome": verdict.outcome,
+        "level": verdict.level,
+        "profile": verdict.profile,
+        "message": verdict.message,
+        "directions": list(verdict.directions),
+        "findings": [
+            {"where": f.where, "path": f.path, "message": f.message, "diff": f.diff}
+            for f in verdict.findings
+        ],
+    }
+    if verdict.baseline_reason is not None:
+        record["baseline_reason"] = verdict.baseline_reason
+    if verdict.outcome not in ("pass", "unsupported"):
+        record["explanation"] = explain(verdict)
+    return record
+
+
+def results_document(result: RunResult) -> dict[str, Any]:
+    by_family: Counter[str] = Counter()
+    for verdict in result.verdicts:
+        if verdict.rule_code in RULES_BY_CODE:
+            by_family[f"{RULES_BY_CODE[verdict.rule_code].family}:{verdict.outcome}"] += 1
+    return {
+        "format": RESULTS_FORMAT,
+        "toolwire": __version__,
+        "rules_version": rules_version(),
+        "corpus": {"root": result.corpus_root, "cases": len(result.cases)},
+        "adapter": {
+            "name": result.adapter.name,
+            "version": result.adapter.version,
+            "spec": result.adapter.spec,
+        },
+        "profiles": result.profiles,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "started": result.started.isoformat(),
+        "finished": result.finished.isoformat(),
+        "broken": result.broken,
+        "exit_code": result.exit_code,
+        "totals": result.totals,
+        "totals_by_family": dict(sorted(by_family.items())),
+        "verdicts": [verdict_record(v) for v in result.verdicts],
+    }

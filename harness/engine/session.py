@@ -1,0 +1,141 @@
+"""A conformance run over a corpus: selection, baseline, broken-adapter detection."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from harness.adapters.base import LoadedAdapter
+from harness.corpus.case import Case
+from harness.corpus.loader import Corpus
+from harness.engine.baseline import BaselineEntry, apply_baseline
+from harness.engine.runner import RunOptions, run_case
+from harness.engine.verdicts import CONVERT, OUTCOMES, Verdict
+from harness.errors import ToolwireError
+
+
+class SelectionError(ToolwireError):
+    exit_code = 2
+
+
+@dataclass(frozen=True)
+class Selection:
+    """``--select``: comma-separated terms; a case is selected when any term
+    matches. ``feature:X``, ``dialect:X``, ``rule:GLOB`` (keeps only those
+    rules' verdicts) or a glob on the case id."""
+
+    case_terms: tuple[str, ...] = ()
+    rule_globs: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, expression: str | None) -> Selection:
+        if not expression:
+            return cls()
+        case_terms, rule_globs = [], []
+        for term in (t.strip() for t in expression.split(",")):
+            if not term:
+                continue
+            if term.startswith("rule:"):
+                rule_globs.append(term[5:])
+            elif ":" in term and term.split(":", 1)[0] not in ("feature", "dialect"):
+                raise SelectionError(
+                    f"unknown selection term {term!r}",
+                    hint="use feature:NAME, dialect:NAME, rule:GLOB or a glob on case ids",
+                )
+            else:
+                case_terms.append(term)
+        return cls(tuple(case_terms), tuple(rule_globs))
+
+    def selects_case(self, case: Case) -> bool:
+        if not self.case_terms:
+            return True
+        for term in self.case_terms:
+            kind, _, value = term.partition(":")
+            if kind == "feature" and value in case.features:
+                return True
+            if kind == "dialect" and value == case.dialect:
+                return True
+            if ":" not in term and fnmatch.fnmatchcase(case.id, term):
+                return True
+        return False
+
+    def selects_rule(self, code: str) -> bool:
+        if not self.rule_globs or code == CONVERT:
+            return True
+        return any(fnmatch.fnmatchcase(code, pattern) for pattern in self.rule_globs)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    adapter: LoadedAdapter
+    corpus_root: str
+    cases: tuple[str, ...]
+    verdicts: tuple[Verdict, ...]
+    started: datetime
+    finished: datetime
+    broken: str | None = None
+    profiles: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def totals(self) -> dict[str, int]:
+        counts = Counter(v.outcome for v in self.verdicts)
+        return {outcome: counts.get(outcome, 0) for outcome in OUTCOMES}
+
+    @property
+    def exit_code(self) -> int:
+        """0 clean, 1 a MUST failed or a baseline entry is stale, 3 the adapter broke."""
+        totals = self.totals
+        if self.broken or totals["error"]:
+            return 3
+        if totals["fail"] or totals["stale"]:
+            return 1
+        return 0
+
+
+def run_corpus(
+    corpus: Corpus,
+    adapter: LoadedAdapter,
+    options: RunOptions,
+    selection: Selection | None = None,
+    baseline: Sequence[BaselineEntry] = (),
+    on_case: Callable[[Case, list[Verdict]], None] | None = None,
+) -> RunResult:
+    selection = selection or Selection()
+    started = datetime.now(UTC)
+    cases = [case for case in corpus if selection.selects_case(case)]
+    if not cases:
+        raise SelectionError(
+            "the selection matches no case", hint="`toolwire corpus list` shows ids"
+        )
+    verdicts: list[Verdict] = []
+    for case in cases:
+        case_verdicts = [
+            v for v in run_case(case, adapter, options) if selection.selects_rule(v.rule_code)
+        ]
+        verdicts.extend(case_verdicts)
+        if on_case is not None:
+            on_case(case, case_verdicts)
+    judged = [case for case in cases if not case.is_negative]
+    verdicts = apply_baseline(verdicts, baseline, (case.id for case in judged))
+    return RunResult(
+        adapter=adapter,
+        corpus_root=str(corpus.root),
+        cases=tuple(case.id for case in cases),
+        verdicts=tuple(verdicts),
+        started=started,
+        finished=datetime.now(UTC),
+        broken=_broken(judged, verdicts),
+        profiles=dict(options.profiles),
+    )
+
+
+def _broken(cases: Sequence[Case], verdicts: Sequence[Verdict]) -> str | None:
+    """One line when every case errored: the adapter is broken, not the cases."""
+    errored = {v.case_id: v.message for v in verdicts if v.rule_code == CONVERT}
+    if not cases or len(errored) < len(cases):
+        return None
+    first = next(iter(errored.values()))
+    return f"the adapter failed on every case ({len(cases)}); first error: {first}"
