@@ -6,6 +6,9 @@ import sys
 
 import pytest
 
+# pytester runs the plugin in real pytest subprocesses (tests/plugin).
+pytest_plugins = ["pytester"]
+
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     module = sys.modules.get("tests.test_real_transcripts")

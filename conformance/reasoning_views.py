@@ -1,0 +1,156 @@
+"""Assistant turns seen the way the reasoning rules need them.
+
+A *view* is one assistant turn (consecutive assistant messages merged, as
+Anthropic's API merges them) with where it sits in the conversation:
+
+* ``tool_stretch``: its *stretch* (the turns between two genuine user
+  messages) holds a tool call. DeepSeek requires ``reasoning_content`` on
+  every assistant message of such a stretch in all later requests
+  (https://api-docs.deepseek.com/guides/thinking_mode, "Tool Calls").
+* ``open_loop``: it comes after the last genuine user message, so it belongs
+  to the assistant turn still in progress. Anthropic requires the thinking of
+  that turn back unchanged and lets a client omit thinking from earlier turns
+  (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking,
+  "Preserving thinking blocks").
+
+A *genuine* user message holds something other than tool results: a user
+message made only of ``tool_result`` blocks (or an openai-chat ``tool``
+message) continues the assistant's turn.
+
+A response is one view; it counts as open, and as a tool stretch only when
+it makes calls (the rest of its stretch is not visible).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from conformance.paths import block_path, response_block_path, turn_path
+from conformance.timeline import ASSISTANT_ROLES
+from harness.model import (
+    ANTHROPIC_MESSAGES,
+    Conversation,
+    Response,
+    ThinkingBlock,
+    ToolCall,
+    ToolResult,
+    Turn,
+)
+
+
+@dataclass(frozen=True)
+class PlacedThinking:
+    block: ThinkingBlock
+    path: str
+
+
+@dataclass(frozen=True)
+class AssistantView:
+    turns: tuple[Turn, ...]
+    # Indices of the wire turns merged into this view (empty for a response).
+    indices: tuple[int, ...]
+    path: str
+    tool_stretch: bool
+    open_loop: bool
+    thinking: tuple[PlacedThinking, ...]
+
+    @property
+    def has_calls(self) -> bool:
+        return any(turn.tool_calls for turn in self.turns)
+
+    @property
+    def calls(self) -> tuple[ToolCall, ...]:
+        return tuple(call for turn in self.turns for call in turn.tool_calls)
+
+    def thinking_text(self) -> str | None:
+        """The text of its thinking blocks joined with no separator (the
+        convention of docs/conventions.md), or None when none has text."""
+        texts = [t.block.text for t in self.thinking if t.block.text is not None]
+        return "".join(texts) if texts else None
+
+    def describe(self) -> str:
+        names = [call.name or "?" for call in self.calls]
+        return f"{self.path} (calls {', '.join(names)})" if names else self.path
+
+
+def is_genuine_user_turn(turn: Turn) -> bool:
+    """A user message that is more than tool results (it starts a new stretch)."""
+    if turn.role != "user":
+        return False
+    return not turn.blocks or any(not isinstance(b, ToolResult) for b in turn.blocks)
+
+
+def response_path(response: Response) -> str:
+    return "content" if response.dialect == ANTHROPIC_MESSAGES else "choices[0].message"
+
+
+def assistant_views(payload: Conversation | Response) -> list[AssistantView]:
+    if isinstance(payload, Response):
+        return [_response_view(payload)]
+    return _conversation_views(payload)
+
+
+def _response_view(response: Response) -> AssistantView:
+    message = response.message
+    thinking = tuple(
+        PlacedThinking(block, response_block_path(response.dialect, message, index))
+        for index, block in enumerate(message.blocks)
+        if isinstance(block, ThinkingBlock)
+    )
+    has_calls = bool(message.tool_calls)
+    return AssistantView((message,), (), response_path(response), has_calls, True, thinking)
+
+
+def _conversation_views(conversation: Conversation) -> list[AssistantView]:
+    groups: list[list[int]] = []
+    stretch_of_group: list[int] = []
+    stretch = 0
+    previous_assistant = False
+    for index, turn in enumerate(conversation.turns):
+        if turn.role in ASSISTANT_ROLES:
+            if previous_assistant:
+                groups[-1].append(index)
+            else:
+                groups.append([index])
+                stretch_of_group.append(stretch)
+            previous_assistant = True
+            continue
+        previous_assistant = False
+        if is_genuine_user_turn(turn):
+            stretch += 1
+    stretch_has_calls = {
+        stretch_of_group[g]
+        for g, group in enumerate(groups)
+        if any(conversation.turns[i].tool_calls for i in group)
+    }
+    views = []
+    for g, group in enumerate(groups):
+        thinking = tuple(
+            PlacedThinking(block, block_path(conversation, i, b))
+            for i in group
+            for b, block in enumerate(conversation.turns[i].blocks)
+            if isinstance(block, ThinkingBlock)
+        )
+        views.append(
+            AssistantView(
+                turns=tuple(conversation.turns[i] for i in group),
+                indices=tuple(group),
+                path=turn_path(group[0]),
+                tool_stretch=stretch_of_group[g] in stretch_has_calls,
+                open_loop=stretch_of_group[g] == stretch,
+                thinking=thinking,
+            )
+        )
+    return views
+
+
+def aligned_views(
+    source: Conversation | Response, output: Conversation | Response
+) -> list[tuple[AssistantView, AssistantView]]:
+    """Source and output assistant turns paired in order.
+
+    A converter keeps the number of assistant turns (consecutive ones merge
+    on both sides); when the counts differ, other rules report it and the
+    pairs stop at the shorter side.
+    """
+    return list(zip(assistant_views(source), assistant_views(output), strict=False))

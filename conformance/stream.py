@@ -1,0 +1,337 @@
+"""stream.*: a streamed response follows its dialect's grammar and carries
+the message it claims to.
+
+The codecs' stream reassemblers note what they see as ``StreamIssue`` s with
+stable codes; these checks sort those codes into rules:
+
+* ``stream.index_collision``: two tool calls at one openai-chat ``index``
+  (a second id or name arrives there), a second ``content_block_start`` for
+  one anthropic-messages index, or argument text that is two JSON values
+  run together (fragments of two calls merged);
+* ``stream.event_order``: events out of the grammar
+  (https://platform.openai.com/docs/api-reference/chat-streaming,
+  https://docs.anthropic.com/en/docs/build-with-claude/streaming);
+* ``stream.partial_json``: a call's argument fragments do not join to JSON
+  (an empty anthropic concatenation means ``{}``, and is not reported).
+
+Not violations: the real-server quirks of WIRE.md 1.1 (repeated ``id:""``,
+a trailing empty-arguments fragment, indices not starting at 0: the codec
+notes none of them), an anthropic ``ping``, event or delta types added after
+the docs were written (Anthropic asks clients to ignore unknown events), and
+an ``error`` event ending a stream early (both dialects document it), which
+also excuses the end-of-stream events that then never come. Shape problems
+of one event (``invalid_chunk``, ``invalid_event``, ``arguments_not_string``)
+belong to ``schema.response``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from conformance.context import (
+    ConversionCheck,
+    ConversionUnderTest,
+    PayloadCheck,
+    PayloadUnderTest,
+    RoundTripCheck,
+)
+from conformance.findings import Finding, finding
+from conformance.semantic import SemCall, joined_text, semantic_message
+from conformance.xml_values import preview, same_json
+from harness.model import (
+    ANTHROPIC_MESSAGES,
+    QWEN_XML,
+    StreamIssue,
+    StreamTranscript,
+    ToolCall,
+)
+
+COLLISION_CODES = {
+    "openai": frozenset({"index_collision", "name_conflict"}),
+    "anthropic": frozenset({"duplicate_block_start"}),
+}
+EVENT_ORDER_CODES = {
+    "openai": frozenset(
+        {
+            "invalid_json",
+            "fragment_without_start",
+            "fragment_without_index",
+            "missing_done",
+            "after_done",
+            "empty_stream",
+        }
+    ),
+    "anthropic": frozenset(
+        {
+            "invalid_json",
+            "event_type_mismatch",
+            "missing_message_start",
+            "duplicate_message_start",
+            "message_start_content",
+            "index_out_of_order",
+            "delta_without_start",
+            "delta_type_mismatch",
+            "stop_without_start",
+            "block_not_stopped",
+            "missing_message_delta",
+            "missing_message_stop",
+            "after_message_stop",
+        }
+    ),
+}
+# An error event may end a stream: what would have followed is then missing.
+EXCUSED_BY_ERROR = {
+    "openai": frozenset({"missing_done", "empty_stream"}),
+    "anthropic": frozenset({"block_not_stopped", "missing_message_delta", "missing_message_stop"}),
+}
+ERROR_CODES = frozenset({"stream_error", "error_event"})
+
+
+def _family(stream: StreamTranscript) -> str:
+    return "anthropic" if stream.dialect == ANTHROPIC_MESSAGES else "openai"
+
+
+def _path(issue: StreamIssue) -> str:
+    return f"events[{issue.event_index}]" if issue.event_index is not None else "events"
+
+
+def _issue_findings(code: str, issues: list[StreamIssue]) -> list[Finding]:
+    return [
+        finding(code, f"{_path(issue)}: {issue.message}", _path(issue), actual=issue.code)
+        for issue in issues
+    ]
+
+
+def _calls(stream: StreamTranscript) -> list[tuple[int, ToolCall]]:
+    if not stream.response.choices:
+        return []
+    calls = [b for b in stream.response.message.blocks if isinstance(b, ToolCall)]
+    return list(enumerate(calls))
+
+
+def _json_values(text: str) -> int:
+    """How many JSON values ``text`` holds back to back (0 when it is not such a run)."""
+    decoder = json.JSONDecoder()
+    count, at = 0, 0
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at == len(text):
+            return count
+        try:
+            _, at = decoder.raw_decode(text, at)
+        except ValueError:
+            return 0
+        count += 1
+
+
+def _merged(call: ToolCall) -> bool:
+    """Arguments that are several JSON values run together: two calls merged."""
+    return call.arguments_error is not None and _json_values(call.raw_arguments or "") > 1
+
+
+def _call_path(stream: StreamTranscript, position: int, call: ToolCall) -> str:
+    """The first event that carries the call, best effort."""
+    for index, event in enumerate(stream.events):
+        try:
+            data = json.loads(event.data)
+        except ValueError:
+            continue
+        if _event_starts_call(data, stream.dialect, position, call):
+            return f"events[{index}]"
+    return "events"
+
+
+def _event_starts_call(data: object, dialect: str, position: int, call: ToolCall) -> bool:
+    if not isinstance(data, dict):
+        return False
+    if dialect == ANTHROPIC_MESSAGES:
+        block = data.get("content_block")
+        return (
+            data.get("type") == "content_block_start"
+            and isinstance(block, dict)
+            and block.get("id") == call.id
+        )
+    choices = data.get("choices")
+    for choice in choices if isinstance(choices, list) else ():
+        delta = choice.get("delta") if isinstance(choice, dict) else None
+        fragments = delta.get("tool_calls") if isinstance(delta, dict) else None
+        for fragment in fragments if isinstance(fragments, list) else ():
+            if not isinstance(fragment, dict):
+                continue
+            if call.id and fragment.get("id") == call.id:
+                return True
+            if not call.id and fragment.get("index") == position:
+                return True
+    return False
+
+
+def check_index_collision(stream: StreamTranscript) -> list[Finding]:
+    codes = COLLISION_CODES[_family(stream)]
+    found = _issue_findings("stream.index_collision", [i for i in stream.issues if i.code in codes])
+    for position, call in _calls(stream):
+        if _merged(call):
+            path = _call_path(stream, position, call)
+            found.append(
+                finding(
+                    "stream.index_collision",
+                    f"the argument fragments of call #{position + 1} ({call.name}) join to "
+                    f"several JSON values run together ({preview(call.raw_arguments)}): the "
+                    "fragments of two calls were sent under one index",
+                    path,
+                    actual=call.raw_arguments,
+                )
+            )
+    return found
+
+
+def _block_index(stream: StreamTranscript, issue: StreamIssue) -> int | None:
+    if issue.event_index is None or issue.event_index >= len(stream.events):
+        return None
+    try:
+        data = json.loads(stream.events[issue.event_index].data)
+    except ValueError:
+        return None
+    index = data.get("index") if isinstance(data, dict) else None
+    return index if isinstance(index, int) else None
+
+
+def _collision_echoes(stream: StreamTranscript) -> set[int]:
+    """Issues that only follow from an anthropic index collision: once a
+    second block started at a used index, its deltas and stop arrive for a
+    block already stopped. They are the collision, not a second fault."""
+    collided: dict[int, int] = {}
+    echoes: set[int] = set()
+    for position, issue in enumerate(stream.issues):
+        index = _block_index(stream, issue)
+        if index is None or issue.event_index is None:
+            continue
+        if issue.code == "duplicate_block_start":
+            collided.setdefault(index, issue.event_index)
+        elif (
+            issue.code in ("delta_without_start", "stop_without_start")
+            and index in collided
+            and issue.event_index > collided[index]
+        ):
+            echoes.add(position)
+    return echoes
+
+
+def check_event_order(stream: StreamTranscript) -> list[Finding]:
+    family = _family(stream)
+    codes = EVENT_ORDER_CODES[family]
+    if any(issue.code in ERROR_CODES for issue in stream.issues):
+        codes = codes - EXCUSED_BY_ERROR[family]
+    echoes = _collision_echoes(stream) if family == "anthropic" else set()
+    issues = [i for n, i in enumerate(stream.issues) if i.code in codes and n not in echoes]
+    return _issue_findings("stream.event_order", issues)
+
+
+def check_partial_json(stream: StreamTranscript) -> list[Finding]:
+    found = []
+    for position, call in _calls(stream):
+        if call.arguments_error is None or _merged(call):
+            continue  # merged calls are an index collision, reported there
+        path = _call_path(stream, position, call)
+        found.append(
+            finding(
+                "stream.partial_json",
+                f"the argument fragments of call #{position + 1} ({call.name}) do not join to "
+                f"JSON: {call.arguments_error} (joined text {preview(call.raw_arguments)})",
+                path,
+                actual=call.raw_arguments,
+            )
+        )
+    return found
+
+
+# --- conversion: the reassembled message -------------------------------------
+
+
+def _call_view(call: SemCall) -> dict[str, object]:
+    return {"name": call.name, "arguments": call.arguments}
+
+
+def _same_call(a: SemCall, b: SemCall) -> bool:
+    return a.name == b.name and same_json(a.arguments, b.arguments)
+
+
+def check_reassembly(conversion: ConversionUnderTest) -> list[Finding] | None:
+    """The output's reassembled message says what the source's says.
+
+    Text and tool calls (names and arguments) are compared; ids, reasoning,
+    stop reason and usage have their own rules (pairing.id_changed,
+    reasoning.*, fidelity.*). A qwen-xml source is judged by the xml rules.
+    """
+    source, output = conversion.source, conversion.output
+    if source.stream is None and output.stream is None:
+        return None
+    if QWEN_XML in (source.dialect, output.dialect):
+        return None
+    source_response, output_response = source.response, output.response
+    if source_response is None or output_response is None:
+        return None
+    if not source_response.choices or not output_response.choices:
+        return None
+    want, got = semantic_message(source_response), semantic_message(output_response)
+    path = "events" if output.stream is not None else "response"
+    found = []
+    if joined_text(want) != joined_text(got):
+        found.append(
+            finding(
+                "stream.reassembly",
+                f"the source stream reassembles to the text {preview(joined_text(want))}; "
+                f"the output reassembles to {preview(joined_text(got))}",
+                path,
+                expected=joined_text(want),
+                actual=joined_text(got),
+            )
+        )
+    want_calls, got_calls = want.of_type(SemCall), got.of_type(SemCall)
+    if len(want_calls) != len(got_calls) or not all(
+        _same_call(a, b) for a, b in zip(want_calls, got_calls, strict=False)
+    ):
+        found.append(
+            finding(
+                "stream.reassembly",
+                f"the source stream reassembles to {len(want_calls)} tool call(s); the output's "
+                f"{len(got_calls)} differ in number, name or arguments",
+                path,
+                expected=[_call_view(c) for c in want_calls],
+                actual=[_call_view(c) for c in got_calls],
+            )
+        )
+    return found
+
+
+# --- wiring: what the engine calls -------------------------------------------
+
+
+def _stream_only(check: Callable[[StreamTranscript], list[Finding]]) -> PayloadCheck:
+    def run(payload: PayloadUnderTest) -> list[Finding] | None:
+        stream = payload.stream
+        return None if stream is None else check(stream)
+
+    return run
+
+
+def _stream_with_calls(check: Callable[[StreamTranscript], list[Finding]]) -> PayloadCheck:
+    def run(payload: PayloadUnderTest) -> list[Finding] | None:
+        stream = payload.stream
+        if stream is None:
+            return None
+        if not _calls(stream) and not check(stream):
+            return None  # no tool call streamed: nothing to judge
+        return check(stream)
+
+    return run
+
+
+PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
+    "stream.index_collision": _stream_with_calls(check_index_collision),
+    "stream.event_order": _stream_only(check_event_order),
+    "stream.partial_json": _stream_with_calls(check_partial_json),
+}
+CONVERSION_CHECKS: dict[str, ConversionCheck] = {"stream.reassembly": check_reassembly}
+ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {}
