@@ -16,6 +16,7 @@ from conformance.context import (
     PayloadCheck,
     PayloadUnderTest,
     RoundTripCheck,
+    RoundTripUnderTest,
 )
 from conformance.findings import Finding, finding
 from conformance.paths import block_path
@@ -265,4 +266,13 @@ PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
     "pairing.id_pattern": _any_payload(check_id_pattern),
 }
 CONVERSION_CHECKS: dict[str, ConversionCheck] = {"pairing.id_changed": check_id_changed}
-ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {}
+
+
+def check_id_changed_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
+    """After A->B->A every id is the one A had: a mapping must be reversible."""
+    return check_id_changed(
+        ConversionUnderTest(source=roundtrip.original, output=roundtrip.returned)
+    )
+
+
+ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {"pairing.id_changed": check_id_changed_roundtrip}

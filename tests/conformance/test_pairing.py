@@ -1,0 +1,165 @@
+"""pairing.*: each code fails on the defect it names, and only that one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
+from conformance.pairing import CONVERSION_CHECKS, PAYLOAD_CHECKS, ROUNDTRIP_CHECKS
+from harness.engine.payloads import parse_payload
+
+
+def _openai(messages: list[dict[str, Any]]) -> PayloadUnderTest:
+    return parse_payload("openai-chat", "request", {"model": "m", "messages": messages}, "openai")
+
+
+def _anthropic(messages: list[dict[str, Any]]) -> PayloadUnderTest:
+    body = {"model": "m", "max_tokens": 10, "messages": messages}
+    return parse_payload("anthropic-messages", "request", body, "anthropic")
+
+
+def _call(call_id: str | None, name: str = "get_weather") -> dict[str, Any]:
+    call: dict[str, Any] = {"type": "function", "function": {"name": name, "arguments": "{}"}}
+    if call_id is not None:
+        call["id"] = call_id
+    return call
+
+
+def _assistant(*calls: dict[str, Any]) -> dict[str, Any]:
+    return {"role": "assistant", "content": None, "tool_calls": list(calls)}
+
+
+def _tool(call_id: str, content: str = "ok") -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
+
+
+USER = {"role": "user", "content": "weather?"}
+
+
+def _codes(payload: PayloadUnderTest) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for code, check in PAYLOAD_CHECKS.items():
+        for finding in check(payload) or []:
+            found.setdefault(code, []).append(finding.path)
+    return found
+
+
+def test_a_well_paired_conversation_has_no_finding() -> None:
+    payload = _openai(
+        [USER, _assistant(_call("call_a"), _call("call_b")), _tool("call_a"), _tool("call_b")]
+    )
+    assert _codes(payload) == {}
+
+
+@pytest.mark.parametrize(
+    ("messages", "expected"),
+    [
+        (
+            [USER, _assistant(_call(None)), _tool("x")],
+            {
+                "pairing.call_id_missing": ["messages[1].tool_calls[0]"],
+                "pairing.orphan_result": ["messages[2]"],
+                "pairing.unanswered_call": ["messages[1].tool_calls[0]"],
+            },
+        ),
+        (
+            [USER, _assistant(_call("c1"), _call("c1")), _tool("c1")],
+            {"pairing.call_id_duplicate": ["messages[1].tool_calls[0]"]},
+        ),
+        (
+            [USER, _assistant(_call("call_1")), _tool("call_01")],
+            {
+                "pairing.orphan_result": ["messages[2]"],
+                "pairing.unanswered_call": ["messages[1].tool_calls[0]"],
+            },
+        ),
+        (
+            [USER, _assistant(_call("c1")), _tool("c1"), _tool("c1")],
+            {"pairing.duplicate_result": ["messages[3]"]},
+        ),
+        (
+            [USER, _assistant(_call("c1")), USER, {"role": "assistant", "content": "x"}],
+            {"pairing.unanswered_call": ["messages[1].tool_calls[0]"]},
+        ),
+        (
+            [USER, _assistant(_call("c1", name="get weather")), _tool("c1")],
+            {"pairing.id_pattern": ["messages[1].tool_calls[0]"]},
+        ),
+    ],
+    ids=["id-missing", "id-duplicate", "orphan", "duplicate-result", "unanswered", "bad-name"],
+)
+def test_each_defect_gives_its_code(
+    messages: list[dict[str, Any]], expected: dict[str, list[str]]
+) -> None:
+    assert _codes(_openai(messages)) == expected
+
+
+def test_calls_left_open_at_the_end_of_the_conversation_are_allowed() -> None:
+    assert _codes(_openai([USER, _assistant(_call("c1"))])) == {}
+
+
+def test_orphan_names_where_the_referenced_id_really_is() -> None:
+    payload = _openai(
+        [USER, _assistant(_call("c1")), _tool("c1"), USER, _assistant(_call("c2")), _tool("c1")]
+    )
+    (finding,) = PAYLOAD_CHECKS["pairing.orphan_result"](payload) or []
+    assert finding.path == "messages[5]"
+    assert "'c1' exists at messages[1].tool_calls[0]" in finding.message
+
+
+def test_anthropic_ids_must_match_the_documented_pattern() -> None:
+    payload = _anthropic(
+        [
+            {"role": "user", "content": "hi"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "call:1", "name": "f", "input": {}}],
+            },
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "call:1", "content": "ok"}],
+            },
+        ]
+    )
+    assert _codes(payload) == {"pairing.id_pattern": ["messages[1].content[0]"]}
+
+
+def test_payloads_without_tool_traffic_are_not_judged() -> None:
+    payload = _openai([USER])
+    assert all(check(payload) is None for check in PAYLOAD_CHECKS.values())
+
+
+def test_a_rewritten_id_is_id_changed_in_conversion_and_round_trip() -> None:
+    source = _openai([USER, _assistant(_call("call_1")), _tool("call_1")])
+    output = _anthropic(
+        [
+            {"role": "user", "content": "weather?"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}
+                ],
+            },
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}],
+            },
+        ]
+    )
+    findings = CONVERSION_CHECKS["pairing.id_changed"](ConversionUnderTest(source, output)) or []
+    assert [f.path for f in findings] == ["messages[1].content[0]", "messages[2].content[0]"]
+    assert "had id 'call_1'" in findings[0].message
+    declared = ConversionUnderTest(source, output, id_mapping={"call_1": "toolu_1"})
+    assert CONVERSION_CHECKS["pairing.id_changed"](declared) == []
+    back = _openai([USER, _assistant(_call("call_2")), _tool("call_2")])
+    assert ROUNDTRIP_CHECKS["pairing.id_changed"](
+        RoundTripUnderTest(source, back, "anthropic-messages")
+    )
+    assert (
+        ROUNDTRIP_CHECKS["pairing.id_changed"](
+            RoundTripUnderTest(source, source, "anthropic-messages")
+        )
+        == []
+    )
