@@ -1,0 +1,290 @@
+"""Request-level fidelity: tool definitions, tool choice, empty content.
+
+fidelity.tool_definitions compares each user-defined tool by name (then by
+position for renamed ones): name, description and parameter schema. Two
+forms mean the same and are not findings: a missing description and an
+empty one; a function without ``parameters`` (OpenAI: "omitting parameters
+defines a function with an empty parameter list") and the empty object
+schema Anthropic's required ``input_schema`` needs. Server tools (a versioned
+``type``) have no counterpart across dialects and are left out. The names a
+call uses are tool names too: a call renamed on the way is reported here.
+
+fidelity.tool_choice compares the neutral mode (Anthropic ``any`` is OpenAI
+``required``), the named tool, and whether parallel calls are allowed
+(OpenAI ``parallel_tool_calls``, Anthropic
+``tool_choice.disable_parallel_tool_use``); unset means the documented
+default (``auto`` when tools are offered; parallel calls allowed).
+
+fidelity.empty_content judges what is sent to anthropic-messages: a text
+block must be non-empty ("text content blocks must be non-empty"), and every
+message but a final assistant one needs content (the API's 400 "all messages
+must have non-empty content except for the optional final assistant
+message", e.g. anthropics/claude-code#3196). Whitespace-only text is accepted
+(a real accepted request replays ``" "``). Responses are not judged: an empty
+text block an API returns is not a converter's doing, and it is judged when a
+client sends it back. The openai family documents ``content`` as optional
+beside ``tool_calls`` and real responses carry both ``null`` and ``""``
+there, so no form of empty content is a finding in an openai-family payload.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from conformance.context import PayloadUnderTest
+from conformance.fidelity_arguments import json_equal
+from conformance.fidelity_view import call_refs, pair_up, short
+from conformance.findings import Finding, finding
+from conformance.paths import block_path, turn_path
+from harness.model import ANTHROPIC_MESSAGES, Conversation, TextBlock, ToolDef, ToolResult
+
+_EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+def _function_tools(conversation: Conversation | None) -> list[ToolDef]:
+    if conversation is None:
+        return []
+    return [tool for tool in conversation.tools or () if tool.kind == "function"]
+
+
+def _tools_path(payload: PayloadUnderTest, index: int) -> str:
+    conversation = payload.conversation
+    assert conversation is not None
+    tool = _function_tools(conversation)[index]
+    position = (conversation.tools or ()).index(tool)
+    return (
+        f"tools[{position}]"
+        if payload.dialect == ANTHROPIC_MESSAGES
+        else (f"tools[{position}].function")
+    )
+
+
+def _schema(parameters: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """The parameter schema with the spellings of "no parameters" made one:
+    absent, ``{}``, ``{"type": "object"}``, no ``properties``, ``required: []``."""
+    if not parameters:
+        return _EMPTY_SCHEMA
+    schema = dict(parameters)
+    if schema.get("type") == "object":
+        schema.setdefault("properties", {})
+    if schema.get("required") == []:
+        del schema["required"]
+    return schema
+
+
+def check_tool_definitions(
+    source: PayloadUnderTest,
+    output: PayloadUnderTest,
+    id_mapping: Mapping[str, str] | None = None,
+) -> list[Finding] | None:
+    source_tools = _function_tools(source.conversation)
+    output_tools = _function_tools(output.conversation)
+    source_calls = call_refs(source)
+    if not source_tools and not output_tools and not source_calls:
+        return None
+    found = []
+    pairs = pair_up([t.name for t in source_tools], [t.name for t in output_tools])
+    for i, j in pairs:
+        found.extend(_compare_tool(source_tools[i], output_tools[j], _tools_path(output, j)))
+    matched_source, matched_output = {i for i, _ in pairs}, {j for _, j in pairs}
+    for i, tool in enumerate(source_tools):
+        if i not in matched_source:
+            found.append(
+                finding(
+                    "fidelity.tool_definitions",
+                    f"the tool {tool.name!r} is missing from the output's tools",
+                    "tools",
+                    expected=tool.name,
+                    actual=[t.name for t in output_tools],
+                )
+            )
+    for j, tool in enumerate(output_tools):
+        if j not in matched_output:
+            found.append(
+                finding(
+                    "fidelity.tool_definitions",
+                    f"the output offers a tool {tool.name!r} the source did not define",
+                    _tools_path(output, j),
+                    expected=[t.name for t in source_tools],
+                    actual=tool.name,
+                )
+            )
+    found.extend(_compare_call_names(source, output, id_mapping))
+    return found
+
+
+def _compare_tool(source: ToolDef, output: ToolDef, path: str) -> list[Finding]:
+    found = []
+    if source.name != output.name:
+        found.append(
+            finding(
+                "fidelity.tool_definitions",
+                f"the tool {source.name!r} is called {output.name!r} in the output at {path}",
+                f"{path}.name",
+                expected=source.name,
+                actual=output.name,
+            )
+        )
+    if (source.description or "") != (output.description or ""):
+        found.append(
+            finding(
+                "fidelity.tool_definitions",
+                f"the description of {source.name!r} at {path} changed: "
+                f"{short(source.description or '')} became {short(output.description or '')}",
+                f"{path}.description",
+                expected=source.description,
+                actual=output.description,
+            )
+        )
+    if not json_equal(_schema(source.parameters), _schema(output.parameters)):
+        found.append(
+            finding(
+                "fidelity.tool_definitions",
+                f"the parameter schema of {source.name!r} at {path} differs from the source's",
+                path,
+                expected=source.parameters,
+                actual=output.parameters,
+            )
+        )
+    return found
+
+
+def _compare_call_names(
+    source: PayloadUnderTest, output: PayloadUnderTest, id_mapping: Mapping[str, str] | None
+) -> list[Finding]:
+    source_calls, output_calls = call_refs(source), call_refs(output)
+    pairs = pair_up(
+        [r.call.id for r in source_calls], [r.call.id for r in output_calls], id_mapping
+    )
+    return [
+        finding(
+            "fidelity.tool_definitions",
+            f"the call at {output_calls[j].path} names {output_calls[j].call.name!r}, but the "
+            f"source call at {source_calls[i].path} named {source_calls[i].call.name!r}",
+            output_calls[j].path,
+            expected=source_calls[i].call.name,
+            actual=output_calls[j].call.name,
+        )
+        for i, j in pairs
+        if source_calls[i].call.name != output_calls[j].call.name
+    ]
+
+
+def _effective_choice(conversation: Conversation) -> tuple[str, str | None, bool] | None:
+    """(mode, tool name, parallel allowed); None when the choice is a value
+    the neutral model does not read (it stays in ``extra``)."""
+    choice = conversation.tool_choice
+    if choice is None and "tool_choice" in conversation.extra:
+        return None
+    if choice is None:
+        mode, name = ("auto" if _function_tools(conversation) else "none"), None
+    else:
+        mode, name = choice.mode, choice.name
+    parallel = conversation.parallel_tool_calls is not False
+    return mode, name, parallel
+
+
+def check_tool_choice(source: PayloadUnderTest, output: PayloadUnderTest) -> list[Finding] | None:
+    before, after = source.conversation, output.conversation
+    if before is None or after is None:
+        return None
+    said = before.tool_choice is not None or before.parallel_tool_calls is not None
+    if not said and not _function_tools(before):
+        return None  # no tools and no choice: nothing to keep
+    expected, actual = _effective_choice(before), _effective_choice(after)
+    if expected is None or actual is None:
+        return None  # a choice outside the documented set: nothing to compare with
+    found = []
+    if expected[:2] != actual[:2]:
+        found.append(
+            finding(
+                "fidelity.tool_choice",
+                f"tool_choice was {_describe(expected)} in the source, but the output says "
+                f"{_describe(actual)}",
+                "tool_choice",
+                expected=_describe(expected),
+                actual=_describe(actual),
+            )
+        )
+    if expected[2] != actual[2] and "none" not in (expected[0], actual[0]):
+        where = (
+            "parallel_tool_calls"
+            if output.dialect != ANTHROPIC_MESSAGES
+            else ("tool_choice.disable_parallel_tool_use")
+        )
+        state = "allowed" if expected[2] else "disabled"
+        found.append(
+            finding(
+                "fidelity.tool_choice",
+                f"parallel tool calls were {state} in the source, but not in the output ({where})",
+                where,
+                expected=expected[2],
+                actual=actual[2],
+            )
+        )
+    return found
+
+
+def _describe(choice: tuple[str, str | None, bool]) -> str:
+    mode, name, _ = choice
+    return f"{mode} {name!r}" if name else mode
+
+
+def check_empty_content(payload: PayloadUnderTest) -> list[Finding] | None:
+    conversation = payload.conversation
+    if payload.dialect != ANTHROPIC_MESSAGES or conversation is None:
+        return None
+    found = [
+        finding(
+            "fidelity.empty_content",
+            f"the text block at {path} is empty; anthropic-messages rejects empty text blocks",
+            path,
+            expected="non-empty text",
+            actual="",
+        )
+        for path in _empty_text_blocks(conversation)
+    ]
+    last = len(conversation.turns) - 1
+    for index, turn in enumerate(conversation.turns):
+        # A null or missing content is a schema violation (schema.request).
+        if turn.content_form not in ("string", "blocks"):
+            continue
+        empty_string = turn.content_form == "string" and turn.text == ""
+        if (turn.blocks and not empty_string) or (index == last and turn.role == "assistant"):
+            continue
+        found.append(
+            finding(
+                "fidelity.empty_content",
+                f"{turn_path(index)} ({turn.role}) has empty content; every message but a "
+                "final assistant message needs content",
+                f"{turn_path(index)}.content",
+                expected="at least one content block",
+                actual="" if empty_string else [],
+            )
+        )
+    return found
+
+
+def _empty_text_blocks(conversation: Conversation) -> list[str]:
+    paths = []
+    if conversation.system_form == "blocks":
+        paths += [
+            f"system[{i}]"
+            for i, block in enumerate(conversation.system)
+            if isinstance(block, TextBlock) and block.text == ""
+        ]
+    for t, turn in enumerate(conversation.turns):
+        if turn.content_form != "blocks":
+            continue
+        for b, block in enumerate(turn.blocks):
+            path = block_path(conversation, t, b)
+            if isinstance(block, TextBlock) and block.text == "":
+                paths.append(path)
+            elif isinstance(block, ToolResult) and block.content_form == "blocks":
+                paths += [
+                    f"{path}.content[{k}]"
+                    for k, inner in enumerate(block.content)
+                    if isinstance(inner, TextBlock) and inner.text == ""
+                ]
+    return paths

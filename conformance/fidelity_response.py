@@ -1,0 +1,158 @@
+"""Response-level fidelity: the stop reason and the token usage.
+
+fidelity.stop_reason follows the catalogue's table on the neutral stop
+reason: end_turn<->stop, tool_use<->tool_calls, max_tokens<->length,
+stop_sequence<->stop. openai-chat's ``stop`` covers both a natural end and a
+stop sequence, so where either side is of the openai family those two are
+one. Accepted too, being documented equivalents rather than losses: Anthropic
+``refusal`` and OpenAI ``content_filter`` (the anthropic codec writes one as
+the other); a message that carries tool calls reported as ``tool_use``
+although the source said ``stop`` (some compatible servers say ``stop`` with
+calls). Anthropic ``pause_turn`` has no openai-chat counterpart, and a stop
+reason the neutral model does not know has no documented mapping: neither is
+judged.
+
+fidelity.usage (SHOULD) compares input and output tokens. Anthropic's
+``input_tokens`` excludes cached tokens while OpenAI's ``prompt_tokens``
+includes them, so a converter that adds or subtracts the cached counts the
+source reports keeps the meaning and is accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from conformance.context import PayloadUnderTest
+from conformance.fidelity_view import is_openai_family
+from conformance.findings import Finding, finding
+from harness.model import ANTHROPIC_MESSAGES, Response, StopReason, Usage
+
+_OPENAI_WIRE = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "tool_use": "tool_calls",
+    "max_tokens": "length",
+    "content_filter": "content_filter",
+    "refusal": "content_filter",
+}
+_ANTHROPIC_WIRE = {
+    "end_turn": "end_turn",
+    "stop_sequence": "stop_sequence",
+    "tool_use": "tool_use",
+    "max_tokens": "max_tokens",
+    "content_filter": "refusal",
+    "refusal": "refusal",
+}
+_NOT_JUDGED = frozenset({"unknown", "pause_turn"})
+
+
+def _classes(dialects: Sequence[str]) -> dict[str, str]:
+    """Canonical stop reason -> equivalence class, given every dialect the
+    response was written in on its way."""
+    classes = {"content_filter": "filtered", "refusal": "filtered"}
+    if any(is_openai_family(dialect) for dialect in dialects):
+        classes["stop_sequence"] = "end_turn"
+    return classes
+
+
+def check_stop_reason(
+    source: PayloadUnderTest, output: PayloadUnderTest, via: Sequence[str] = ()
+) -> list[Finding] | None:
+    before, after = source.response, output.response
+    if before is None or after is None or not before.choices or not after.choices:
+        return None
+    expected, actual = before.stop_reason, after.stop_reason
+    if expected.canonical in _NOT_JUDGED:
+        return None
+    classes = _classes((source.dialect, output.dialect, *via))
+    same = classes.get(expected.canonical, expected.canonical) == classes.get(
+        actual.canonical, actual.canonical
+    )
+    calls_now_named = actual.canonical == "tool_use" and bool(after.message.tool_calls)
+    if same or (expected.canonical == "end_turn" and calls_now_named):
+        return []
+    wire = _OPENAI_WIRE if is_openai_family(output.dialect) else _ANTHROPIC_WIRE
+    wanted = wire.get(expected.canonical, expected.raw)
+    path = "stop_reason" if output.dialect == ANTHROPIC_MESSAGES else "choices[0].finish_reason"
+    got = "no stop reason" if actual.raw is None else repr(actual.raw)
+    return [
+        finding(
+            "fidelity.stop_reason",
+            f"the source stopped with {_raw(expected)}; the output at {path} has {got}, "
+            f"expected {wanted!r}",
+            path,
+            expected=wanted,
+            actual=actual.raw,
+        )
+    ]
+
+
+def _raw(stop: StopReason) -> str:
+    return repr(stop.raw) if stop.raw is not None else stop.canonical
+
+
+def check_usage(source: PayloadUnderTest, output: PayloadUnderTest) -> list[Finding] | None:
+    before, after = source.response, output.response
+    if before is None or after is None:
+        return None
+    usage = before.usage
+    if usage is None or (usage.input_tokens is None and usage.output_tokens is None):
+        return None
+    got = after.usage
+    if got is None:
+        return [
+            finding(
+                "fidelity.usage",
+                f"the source reports {usage.input_tokens} input and {usage.output_tokens} output "
+                "tokens; the output has no usage",
+                "usage",
+                expected=_counts(usage),
+                actual=None,
+            )
+        ]
+    found = []
+    accepted_inputs = _accepted_inputs(before, usage)
+    if usage.input_tokens is not None and got.input_tokens not in accepted_inputs:
+        found.append(_mismatch("input", output.dialect, sorted(accepted_inputs), got.input_tokens))
+    if usage.output_tokens is not None and got.output_tokens != usage.output_tokens:
+        found.append(_mismatch("output", output.dialect, [usage.output_tokens], got.output_tokens))
+    return found
+
+
+def _accepted_inputs(response: Response, usage: Usage) -> set[int]:
+    assert usage.input_tokens is not None
+    base = usage.input_tokens
+    raw = usage.raw
+    if response.dialect == ANTHROPIC_MESSAGES:
+        cached = _int(raw, "cache_read_input_tokens") + _int(raw, "cache_creation_input_tokens")
+        return {base, base + cached}
+    details = raw.get("prompt_tokens_details")
+    cached = _int(details, "cached_tokens") if isinstance(details, Mapping) else 0
+    return {base, base - cached}
+
+
+def _int(raw: Mapping[str, Any], key: str) -> int:
+    value = raw.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _mismatch(which: str, dialect: str, accepted: list[int], actual: int | None) -> Finding:
+    key = {
+        ("input", True): "usage.input_tokens",
+        ("output", True): "usage.output_tokens",
+        ("input", False): "usage.prompt_tokens",
+        ("output", False): "usage.completion_tokens",
+    }[(which, dialect == ANTHROPIC_MESSAGES)]
+    wanted = " or ".join(map(str, accepted))
+    return finding(
+        "fidelity.usage",
+        f"{key} is {actual}, but the source reports {wanted} {which} tokens",
+        key,
+        expected=accepted[0] if len(accepted) == 1 else accepted,
+        actual=actual,
+    )
+
+
+def _counts(usage: Usage) -> dict[str, int | None]:
+    return {"input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens}

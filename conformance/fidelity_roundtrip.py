@@ -1,0 +1,135 @@
+"""fidelity.roundtrip: A -> B -> A gives A again, up to the named normalisations.
+
+The returned payload is compared with the original on the semantic view
+(consecutive same-role messages merged, the error convention read, the
+system prompt one leading item). Each difference that a more specific rule
+judges in the round-trip scope is left to that rule, so that one defect gives
+one code: text (``fidelity.text``), arguments and lost calls
+(``fidelity.arguments``), tool names and definitions
+(``fidelity.tool_definitions``), error flags (``fidelity.error_flag``),
+tool choice, stop reason and usage, ids (``pairing.id_changed``), reasoning
+(``reasoning.*``: through deepseek-chat a signature cannot survive, see
+docs/conventions.md) and the order of text and calls
+(``ordering.block_order``). What remains is judged here:
+
+* the non-text content blocks (images, documents, server tool blocks) each
+  role sent, by type and in order (a message lost with its text is
+  fidelity.text's; one that held only such blocks is found here);
+* the request parameters both dialects carry: ``temperature``, ``top_p``,
+  the output token limit (anthropic ``max_tokens``; openai ``max_tokens`` or
+  ``max_completion_tokens``), stop sequences (anthropic ``stop_sequences``;
+  openai ``stop``, a string or a list) and ``stream``. A parameter the
+  original did not set may appear (anthropic-messages requires
+  ``max_tokens``, so a converter must invent one).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.context import PayloadUnderTest, RoundTripUnderTest
+from conformance.fidelity_arguments import json_equal
+from conformance.fidelity_view import message_path, semantic_messages
+from conformance.findings import Finding, finding
+from conformance.semantic import SemMessage, SemOpaque
+from harness.model import ANTHROPIC_MESSAGES, Conversation
+
+_MAX_TOKENS = {ANTHROPIC_MESSAGES: ("max_tokens",)}
+_OPENAI_MAX_TOKENS = ("max_completion_tokens", "max_tokens")
+
+
+def check_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
+    original, returned = roundtrip.original, roundtrip.returned
+    before, after = semantic_messages(original), semantic_messages(returned)
+    if before is None or after is None:
+        return None
+    found = []
+    for role in ("system", "user", "assistant"):
+        found.extend(_compare_opaque(role, before, after, returned, roundtrip.via))
+    if original.conversation is not None and returned.conversation is not None:
+        found.extend(_compare_parameters(original.conversation, returned.conversation))
+    return found
+
+
+def _opaque(messages: tuple[SemMessage, ...], role: str) -> list[tuple[str, SemMessage]]:
+    return [
+        (item.type, message)
+        for message in messages
+        if message.role == role
+        for item in message.of_type(SemOpaque)
+    ]
+
+
+def _compare_opaque(
+    role: str,
+    before: tuple[SemMessage, ...],
+    after: tuple[SemMessage, ...],
+    returned: PayloadUnderTest,
+    via: str,
+) -> list[Finding]:
+    # Compared per role over the whole conversation, so that a lost or merged
+    # message (fidelity.text's) does not shift the comparison.
+    old, new = _opaque(before, role), _opaque(after, role)
+    old_types, new_types = [t for t, _ in old], [t for t, _ in new]
+    if old_types == new_types:
+        return []
+    index = next(
+        (i for i, (a, b) in enumerate(zip(old_types, new_types, strict=False)) if a != b),
+        min(len(old_types), len(new_types)),
+    )
+    path = message_path(returned, new[index][1]) if index < len(new) else "messages"
+    return [
+        finding(
+            "fidelity.roundtrip",
+            f"after the trip through {via}, the {role} messages hold the blocks "
+            f"{new_types or 'none'} instead of {old_types}; they first differ at block "
+            f"{index + 1} ({path})",
+            path,
+            expected=old_types,
+            actual=new_types,
+        )
+    ]
+
+
+def _parameters(conversation: Conversation) -> dict[str, Any]:
+    extra = conversation.extra
+    values: dict[str, Any] = {}
+    for key in ("temperature", "top_p"):
+        if key in extra:
+            values[key] = extra[key]
+    limits = _MAX_TOKENS.get(conversation.dialect, _OPENAI_MAX_TOKENS)
+    limit = next((extra[key] for key in limits if key in extra), None)
+    if limit is not None:
+        values["max_tokens"] = limit
+    stop_key = "stop_sequences" if conversation.dialect == ANTHROPIC_MESSAGES else "stop"
+    stop = extra.get(stop_key)
+    if stop is not None:
+        values["stop"] = [stop] if isinstance(stop, str) else stop
+    if conversation.stream:  # false and absent say the same
+        values["stream"] = True
+    return values
+
+
+def _compare_parameters(original: Conversation, returned: Conversation) -> list[Finding]:
+    before, after = _parameters(original), _parameters(returned)
+    return [
+        finding(
+            "fidelity.roundtrip",
+            f"the request parameter {_wire_key(original, name)} was {value!r} and came back "
+            + (f"as {after[name]!r}" if name in after else "missing"),
+            _wire_key(returned, name),
+            expected=value,
+            actual=after.get(name),
+        )
+        for name, value in before.items()
+        if name not in after or not json_equal(value, after[name])
+    ]
+
+
+def _wire_key(conversation: Conversation, name: str) -> str:
+    """The field that carries the neutral parameter ``name`` in this payload."""
+    if name == "stop":
+        return "stop_sequences" if conversation.dialect == ANTHROPIC_MESSAGES else "stop"
+    if name == "max_tokens" and conversation.dialect != ANTHROPIC_MESSAGES:
+        return next((k for k in _OPENAI_MAX_TOKENS if k in conversation.extra), "max_tokens")
+    return name

@@ -1,0 +1,191 @@
+"""fidelity.text and fidelity.error_flag: what was said, and whether a tool failed.
+
+Text is compared on the semantic view, where consecutive messages of one role
+are merged (Anthropic's API merges them too), message by message: the system
+prompt (a top-level field or system/developer messages), then the user and
+assistant messages in order, then each tool result's text. Two texts are the
+same when they differ only by the separators docs/conventions.md accepts
+where blocks were joined or split ("", "\\n", "\\n\\n"); whitespace-only
+pieces carry nothing. Thinking is not visible text: the reasoning.* rules
+judge it. Text written as Qwen XML is the xml.text_preserved rule's, so an
+assistant message read from qwen-xml is left out.
+
+The error flag: a result is failed when ``is_error`` is true, or, in the
+openai family that has no flag, when its content starts with ``Error:``
+(docs/conventions.md); the marker itself is not part of the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from conformance.context import PayloadUnderTest
+from conformance.fidelity_view import (
+    ResultRef,
+    first_difference,
+    from_qwen_markup,
+    pair_up,
+    result_refs,
+    same_text,
+    semantic_messages,
+    short,
+    text_path,
+    visible_pieces,
+)
+from conformance.findings import Finding, finding
+from conformance.semantic import SemMessage, SemText
+
+
+@dataclass(frozen=True)
+class _Said:
+    role: str
+    pieces: tuple[str, ...]
+    path: str
+
+
+def _conversation_text(payload: PayloadUnderTest, skip_assistant: bool) -> list[_Said]:
+    """The non-system messages' visible text, same roles merged again once
+    system messages are set aside."""
+    said: list[_Said] = []
+    for message in semantic_messages(payload) or ():
+        if message.role == "system":
+            continue
+        pieces = _pieces(message)
+        if skip_assistant and message.role == "assistant":
+            pieces = ()
+        if said and said[-1].role == message.role:
+            said[-1] = _Said(message.role, said[-1].pieces + pieces, said[-1].path)
+        else:
+            said.append(_Said(message.role, pieces, text_path(payload, message)))
+    return said
+
+
+def _system_text(payload: PayloadUnderTest) -> tuple[tuple[str, ...], str]:
+    messages = [m for m in semantic_messages(payload) or () if m.role == "system"]
+    pieces = tuple(piece for m in messages for piece in _pieces(m))
+    return pieces, text_path(payload, messages[0]) if messages else "system"
+
+
+def _pieces(message: SemMessage) -> tuple[str, ...]:
+    return tuple(visible_pieces([item.text for item in message.of_type(SemText)]))
+
+
+def check_text(
+    source: PayloadUnderTest,
+    output: PayloadUnderTest,
+    id_mapping: Mapping[str, str] | None = None,
+) -> list[Finding] | None:
+    skip_assistant = from_qwen_markup(source) or from_qwen_markup(output)
+    source_said = _conversation_text(source, skip_assistant)
+    output_said = _conversation_text(output, skip_assistant)
+    source_system, _ = _system_text(source)
+    output_system, system_path = _system_text(output)
+    source_results, output_results = result_refs(source), result_refs(output)
+    pieces = [source_system, output_system]
+    pieces += [s.pieces for s in (*source_said, *output_said)]
+    pieces += [r.pieces for r in (*source_results, *output_results)]
+    if not any(pieces):
+        return None  # no visible text on either side
+    found = []
+    if not same_text(source_system, output_system):
+        found.append(_text_finding("the system prompt", system_path, source_system, output_system))
+    found.extend(_compare_messages(source_said, output_said))
+    found.extend(_compare_results(source_results, output_results, id_mapping))
+    return found
+
+
+def _compare_messages(source: list[_Said], output: list[_Said]) -> list[Finding]:
+    if [s.role for s in source] == [s.role for s in output]:
+        return [
+            _text_finding(f"the {o.role} message", o.path, s.pieces, o.pieces)
+            for s, o in zip(source, output, strict=True)
+            if not same_text(s.pieces, o.pieces)
+        ]
+    # Messages were added or lost: compare what each role said over the whole
+    # conversation, so that text that survived is not reported.
+    found = []
+    for role in ("user", "assistant"):
+        expected = tuple(p for s in source if s.role == role for p in s.pieces)
+        actual = tuple(p for s in output if s.role == role for p in s.pieces)
+        if not same_text(expected, actual):
+            path = next((s.path for s in output if s.role == role), "messages")
+            found.append(
+                _text_finding(f"the {role} messages, taken together,", path, expected, actual)
+            )
+    return found
+
+
+def _compare_results(
+    source: Sequence[ResultRef], output: Sequence[ResultRef], id_mapping: Mapping[str, str] | None
+) -> list[Finding]:
+    pairs = pair_up(
+        [r.result.call_id for r in source], [r.result.call_id for r in output], id_mapping
+    )
+    found = []
+    for i, j in pairs:
+        expected, actual = visible_pieces(source[i].pieces), visible_pieces(output[j].pieces)
+        if not same_text(expected, actual):
+            what = f"the result for {output[j].result.call_id!r}"
+            found.append(_text_finding(what, output[j].path, tuple(expected), tuple(actual)))
+    return found
+
+
+def _text_finding(what: str, path: str, expected: Sequence[str], actual: Sequence[str]) -> Finding:
+    left, right = "".join(expected), "".join(actual)
+    if not right and left:
+        detail = f"the text {short(left)} is lost"
+    elif not left:
+        detail = f"text {short(right)} appears that the source did not have"
+    else:
+        detail = first_difference(left, right)
+    return finding(
+        "fidelity.text",
+        f"{what} at {path} changed: {detail}",
+        path,
+        expected=left,
+        actual=right,
+    )
+
+
+def check_error_flag(
+    source: PayloadUnderTest,
+    output: PayloadUnderTest,
+    id_mapping: Mapping[str, str] | None = None,
+) -> list[Finding] | None:
+    source_results = result_refs(source)
+    if not source_results:
+        return None
+    output_results = result_refs(output)
+    pairs = pair_up(
+        [r.result.call_id for r in source_results],
+        [r.result.call_id for r in output_results],
+        id_mapping,
+    )
+    found = []
+    for i, j in pairs:
+        was, now = source_results[i].is_error, output_results[j].is_error
+        if was == now:
+            continue
+        ref = output_results[j]
+        how = (
+            "is_error: true"
+            if output.dialect == "anthropic-messages"
+            else "content starting 'Error:'"
+        )
+        change = (
+            f"failed in the source ({source_results[i].path}) but is not marked failed; "
+            f"expected {how}"
+            if was
+            else f"did not fail in the source ({source_results[i].path}) but is marked failed"
+        )
+        found.append(
+            finding(
+                "fidelity.error_flag",
+                f"the result for {ref.result.call_id!r} at {ref.path} {change}",
+                ref.path,
+                expected=was,
+                actual=now,
+            )
+        )
+    return found

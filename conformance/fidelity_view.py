@@ -1,0 +1,207 @@
+"""Shared helpers of the fidelity and ordering rules that compare two payloads.
+
+A conversion or round trip is judged on the semantic view
+(``conformance.semantic``) where it says enough, and on the canonical model
+where a rule needs the raw blocks (result pieces, call paths). Everything
+here is pure: it reads ``PayloadUnderTest`` objects and returns plain values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from conformance.catalogue import OPENAI_FAMILY
+from conformance.context import PayloadUnderTest
+from conformance.conventions import result_is_error_by_convention, strip_error_mark
+from conformance.paths import block_path, response_block_path, turn_path
+from conformance.semantic import SemMessage, semantic_conversation, semantic_message
+from conformance.timeline import call_sites, result_sites
+from harness.model import ANTHROPIC_MESSAGES, QWEN_XML, TextBlock, ToolCall, ToolResult
+
+_SHORT = 60
+
+
+@dataclass(frozen=True)
+class CallRef:
+    call: ToolCall
+    path: str
+
+
+@dataclass(frozen=True)
+class ResultRef:
+    result: ToolResult
+    path: str
+    is_error: bool
+    # The result's text blocks, the error convention's marker stripped.
+    pieces: tuple[str, ...]
+
+
+def is_openai_family(dialect: str) -> bool:
+    return dialect in OPENAI_FAMILY
+
+
+def semantic_messages(payload: PayloadUnderTest) -> tuple[SemMessage, ...] | None:
+    if payload.conversation is not None:
+        return semantic_conversation(payload.conversation)
+    response = payload.response
+    if response is None or not response.choices:
+        return None
+    return (semantic_message(response),)
+
+
+def message_path(payload: PayloadUnderTest, message: SemMessage) -> str:
+    """Where ``message`` starts in ``payload`` (a response is its one message)."""
+    if payload.conversation is None:
+        return "content" if payload.dialect == ANTHROPIC_MESSAGES else "choices[0].message"
+    if message.source_turns:
+        return turn_path(message.source_turns[0])
+    return "system"
+
+
+def text_path(payload: PayloadUnderTest, message: SemMessage) -> str:
+    """Where ``message``'s text lives in ``payload``."""
+    path = message_path(payload, message)
+    return path if path in ("content", "system") else f"{path}.content"
+
+
+def call_refs(payload: PayloadUnderTest) -> list[CallRef]:
+    conversation = payload.conversation
+    if conversation is not None:
+        return [
+            CallRef(site.call, block_path(conversation, site.turn_index, site.block_index))
+            for site in call_sites(conversation)
+        ]
+    response = payload.response
+    if response is None or not response.choices:
+        return []
+    turn = response.choices[0].message
+    return [
+        CallRef(block, response_block_path(payload.dialect, turn, index))
+        for index, block in enumerate(turn.blocks)
+        if isinstance(block, ToolCall)
+    ]
+
+
+def result_refs(payload: PayloadUnderTest) -> list[ResultRef]:
+    conversation = payload.conversation
+    if conversation is None:
+        return []
+    refs = []
+    for site in result_sites(conversation):
+        result = site.result
+        pieces = [block.text for block in result.content if isinstance(block, TextBlock)]
+        if result.is_error is not None:
+            is_error = result.is_error
+        else:
+            # openai-chat has no flag: docs/conventions.md reads an "Error:" prefix.
+            is_error = payload.dialect != ANTHROPIC_MESSAGES and result_is_error_by_convention(
+                "".join(pieces)
+            )
+        if is_error and pieces:
+            pieces[0] = strip_error_mark(pieces[0])
+        path = block_path(conversation, site.turn_index, site.block_index)
+        refs.append(ResultRef(result, path, is_error, tuple(pieces)))
+    return refs
+
+
+def pair_up(
+    source_keys: Sequence[str | None],
+    output_keys: Sequence[str | None],
+    mapping: Mapping[str, str] | None = None,
+) -> list[tuple[int, int]]:
+    """Pairs (source index, output index): by key where a key is unique on both
+    sides (through ``mapping``), the rest by position among the unmatched."""
+    mapped = [mapping.get(k, k) if (mapping and k) else k for k in source_keys]
+    unique_out = {k: j for j, k in enumerate(output_keys) if k and output_keys.count(k) == 1}
+    pairs: dict[int, int] = {}
+    for i, key in enumerate(mapped):
+        if key and mapped.count(key) == 1 and key in unique_out:
+            pairs[i] = unique_out[key]
+    used = set(pairs.values())
+    rest_source = [i for i in range(len(mapped)) if i not in pairs]
+    rest_output = [j for j in range(len(output_keys)) if j not in used]
+    pairs.update(zip(rest_source, rest_output, strict=False))
+    return sorted(pairs.items())
+
+
+def visible_pieces(pieces: Sequence[str]) -> list[str]:
+    """Text pieces a reader sees: whitespace-only pieces carry nothing."""
+    return [piece for piece in pieces if piece.strip()]
+
+
+def same_text(expected: Sequence[str], actual: Sequence[str]) -> bool:
+    """Whether two sequences of text pieces say the same, up to the separators
+    docs/conventions.md accepts: where one side has a piece boundary (or the
+    text starts or ends), the other may have "", "\\n" or "\\n\\n" instead."""
+    left, right = "".join(expected), "".join(actual)
+    if left == right:
+        return True
+    if left.replace("\n", "") != right.replace("\n", ""):
+        return False  # only newlines may differ
+    return _match_with_boundaries(left, _boundaries(expected), right, _boundaries(actual))
+
+
+def _boundaries(pieces: Sequence[str]) -> frozenset[int]:
+    offsets = {0}
+    total = 0
+    for piece in pieces:
+        total += len(piece)
+        offsets.add(total)
+    return frozenset(offsets)
+
+
+def _match_with_boundaries(
+    a: str, a_marks: frozenset[int], b: str, b_marks: frozenset[int]
+) -> bool:
+    # Depth-first search over (i, j, used_a, used_b): at a boundary of one side
+    # the other side may skip one or two newlines, once per boundary.
+    stack = [(0, 0, False, False)]
+    seen: set[tuple[int, int, bool, bool]] = set()
+    while stack:
+        state = stack.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        i, j, used_a, used_b = state
+        if i == len(a) and j == len(b):
+            return True
+        if i < len(a) and j < len(b) and a[i] == b[j]:
+            stack.append((i + 1, j + 1, False, False))
+        if i in a_marks and not used_a:
+            for skip in (1, 2):
+                if b[j : j + skip] == "\n" * skip:
+                    stack.append((i, j + skip, True, used_b))
+        if j in b_marks and not used_b:
+            for skip in (1, 2):
+                if a[i : i + skip] == "\n" * skip:
+                    stack.append((i + skip, j, used_a, True))
+    return False
+
+
+def short(text: str) -> str:
+    """A string for a one-line message: quoted, long ones cut in the middle."""
+    if len(text) > _SHORT:
+        text = text[: _SHORT // 2 - 1] + "…" + text[-(_SHORT // 2 - 1) :]
+    return repr(text)
+
+
+def first_difference(expected: str, actual: str) -> str:
+    """Where two strings first differ, for the nearest explanation."""
+    index = next(
+        (i for i, (a, b) in enumerate(zip(expected, actual, strict=False)) if a != b),
+        min(len(expected), len(actual)),
+    )
+    if index == len(actual):
+        return f"{short(expected[index:])} is missing from character {index} on"
+    if index == len(expected):
+        return f"{short(actual[index:])} was added at character {index}"
+    return (
+        f"first difference at character {index}: "
+        f"{short(expected[index : index + 20])} became {short(actual[index : index + 20])}"
+    )
+
+
+def from_qwen_markup(payload: PayloadUnderTest) -> bool:
+    """Qwen XML calls and their text are the xml.* rules' to judge."""
+    return payload.dialect == QWEN_XML

@@ -1,0 +1,328 @@
+"""ordering.*: results, text and system prompts sit where each dialect requires.
+
+Each ``check_<property>`` is pure. The payload rules divide the work so that
+one defect gives one code:
+
+* a result outside the answer window of its call (after the next assistant
+  turn, or with no call turn before it) is ``pairing.orphan_result``; the
+  ordering rules only judge results that pairing accepted (their call is in
+  the assistant turn whose window holds them);
+* inside the window, openai-chat wants the ``tool`` messages right after the
+  assistant message (``result_not_adjacent``); anthropic-messages wants all
+  results in the one user message that follows (``parallel_results_split``
+  when they are spread over several, ``result_not_adjacent`` when the first
+  message after the call holds none of them), with the ``tool_result`` blocks
+  first (``result_after_text``);
+* under the ``anthropic`` profile the API merges consecutive same-role
+  messages (WIRE.md 1.2), so the window is one message there and the merged
+  message is what ``result_after_text`` judges; ``role_alternation`` leaves
+  alone a repeated user message that holds results (the rules above say what
+  is wrong with it).
+
+``ordering.block_order`` lives in ``ordering_blocks``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import pairwise
+
+from conformance.context import PayloadCheck, PayloadUnderTest
+from conformance.findings import Finding, finding
+from conformance.ordering_blocks import CONVERSION_CHECKS, ROUNDTRIP_CHECKS
+from conformance.paths import block_path, turn_path
+from conformance.timeline import CallTurn, ResultSite, call_turns, result_sites
+from harness.model import ANTHROPIC_MESSAGES, Conversation, ToolResult
+
+# Profiles whose server merges consecutive same-role messages into one turn:
+# Anthropic's own API documents it (https://docs.anthropic.com/en/api/messages).
+MERGING_PROFILES = frozenset({"anthropic"})
+SYSTEM_ROLES = frozenset({"system", "developer"})
+
+
+def answers(conversation: Conversation, call_turn: CallTurn) -> list[ResultSite]:
+    """The results in ``call_turn``'s window that answer one of its calls (first answer
+    per id: a second one is ``pairing.duplicate_result``)."""
+    offered = {site.call.id for site in call_turn.calls if site.call.id}
+    seen: set[str] = set()
+    found = []
+    for site in result_sites(conversation):
+        call_id = site.result.call_id
+        if site.turn_index in call_turn.window and call_id in offered and call_id not in seen:
+            seen.add(call_id)
+            found.append(site)
+    return found
+
+
+def _path(conversation: Conversation, site: ResultSite) -> str:
+    return block_path(conversation, site.turn_index, site.block_index)
+
+
+def check_result_not_adjacent(conversation: Conversation, merges: bool) -> list[Finding]:
+    found = []
+    for call_turn in call_turns(conversation):
+        sites = answers(conversation, call_turn)
+        if conversation.dialect == ANTHROPIC_MESSAGES:
+            found.extend(_anthropic_not_adjacent(conversation, call_turn, sites, merges))
+        else:
+            found.extend(_openai_not_adjacent(conversation, call_turn, sites))
+    return found
+
+
+def _openai_not_adjacent(
+    conversation: Conversation, call_turn: CallTurn, sites: list[ResultSite]
+) -> list[Finding]:
+    # OpenAI: the tool messages answering the calls come right after the
+    # assistant message, before any other message (HTTP 400 otherwise).
+    turns = conversation.turns
+    first_other = next((i for i in call_turn.window if turns[i].role != "tool"), None)
+    if first_other is None:
+        return []
+    return [
+        finding(
+            "ordering.result_not_adjacent",
+            f"the result for {site.result.call_id!r} at {_path(conversation, site)} comes after "
+            f"{turn_path(first_other)} ({turns[first_other].role}); tool messages must follow "
+            f"the assistant message {turn_path(call_turn.turn_index)} directly",
+            _path(conversation, site),
+            expected=f"a tool message before {turn_path(first_other)}",
+            actual=turn_path(site.turn_index),
+        )
+        for site in sites
+        if site.turn_index > first_other
+    ]
+
+
+def _anthropic_not_adjacent(
+    conversation: Conversation, call_turn: CallTurn, sites: list[ResultSite], merges: bool
+) -> list[Finding]:
+    if merges or not call_turn.window:
+        return []  # the API merges the window into one user message
+    first = call_turn.window[0]
+    if any(site.turn_index == first for site in sites):
+        return []  # some results are in the next message: the rest is a split
+    return [
+        finding(
+            "ordering.result_not_adjacent",
+            f"the result for {site.result.call_id!r} is at {_path(conversation, site)}, but the "
+            f"message right after the call turn {turn_path(call_turn.turn_index)} is "
+            f"{turn_path(first)}, which holds none of its results",
+            _path(conversation, site),
+            expected=turn_path(first),
+            actual=turn_path(site.turn_index),
+        )
+        for site in sites
+    ]
+
+
+def _user_units(conversation: Conversation, merges: bool) -> list[list[int]]:
+    """User messages as the server sees them: runs of consecutive user messages
+    when it merges, single messages otherwise."""
+    units: list[list[int]] = []
+    previous_user = False
+    for index, turn in enumerate(conversation.turns):
+        is_user = turn.role == "user"
+        if is_user and merges and previous_user:
+            units[-1].append(index)
+        elif is_user:
+            units.append([index])
+        previous_user = is_user
+    return units
+
+
+def check_result_after_text(conversation: Conversation, merges: bool) -> list[Finding]:
+    # "tool_result blocks must come FIRST in the content array" (implement-tool-use).
+    found = []
+    for unit in _user_units(conversation, merges):
+        misplaced = _result_after_other_content(conversation, unit)
+        if misplaced is None:
+            continue
+        path, other = misplaced
+        merged = " (consecutive user messages merge)" if len(unit) > 1 else ""
+        found.append(
+            finding(
+                "ordering.result_after_text",
+                f"the tool_result at {path} comes after other content at {other}{merged}; "
+                "tool_result blocks must come first",
+                path,
+                expected="tool_result blocks before any other content",
+                actual=other,
+            )
+        )
+    return found
+
+
+def _result_after_other_content(
+    conversation: Conversation, unit: list[int]
+) -> tuple[str, str] | None:
+    """(path of the first tool_result after other content, path of that content)."""
+    other: str | None = None
+    for turn_index in unit:
+        for block_index, block in enumerate(conversation.turns[turn_index].blocks):
+            path = block_path(conversation, turn_index, block_index)
+            if not isinstance(block, ToolResult):
+                other = other or path
+            elif other is not None:
+                return path, other
+    return None
+
+
+def check_parallel_results_split(conversation: Conversation) -> list[Finding]:
+    found = []
+    for call_turn in call_turns(conversation):
+        holders = sorted({site.turn_index for site in answers(conversation, call_turn)})
+        if len(holders) > 1:
+            where = ", ".join(turn_path(i) for i in holders)
+            found.append(
+                finding(
+                    "ordering.parallel_results_split",
+                    f"the results for the calls of {turn_path(call_turn.turn_index)} are split "
+                    f"over {where}; send them all in one user message",
+                    turn_path(holders[1]),
+                    expected=[turn_path(holders[0])],
+                    actual=[turn_path(i) for i in holders],
+                )
+            )
+    return found
+
+
+def check_role_alternation(conversation: Conversation) -> list[Finding]:
+    # System and developer roles are ordering.system_placement's; any other
+    # role is a schema violation. Only user and assistant messages alternate.
+    holders = {
+        site.turn_index
+        for call_turn in call_turns(conversation)
+        for site in answers(conversation, call_turn)
+    }
+    indices = [i for i, t in enumerate(conversation.turns) if t.role in ("user", "assistant")]
+    found = []
+    if indices and conversation.turns[indices[0]].role != "user":
+        found.append(
+            finding(
+                "ordering.role_alternation",
+                f"the first message {turn_path(indices[0])} is an assistant message; "
+                "the conversation must start with a user message",
+                f"{turn_path(indices[0])}.role",
+                expected="user",
+                actual=conversation.turns[indices[0]].role,
+            )
+        )
+    for previous, current in pairwise(indices):
+        role = conversation.turns[current].role
+        if role != conversation.turns[previous].role:
+            continue
+        if role == "user" and current in holders:
+            continue  # results placed in a second user message: the result rules say so
+        found.append(
+            finding(
+                "ordering.role_alternation",
+                f"{turn_path(previous)} and {turn_path(current)} are both {role} messages; "
+                "user and assistant messages must alternate",
+                turn_path(current),
+                expected="assistant" if role == "user" else "user",
+                actual=role,
+            )
+        )
+    return found
+
+
+def check_system_placement(conversation: Conversation) -> list[Finding]:
+    # anthropic-messages has no system role: the prompt is the top-level
+    # `system` field (https://docs.anthropic.com/en/api/messages). OpenAI's
+    # reference puts no constraint on where system/developer messages go,
+    # so openai-chat payloads have nothing to judge here.
+    return [
+        finding(
+            "ordering.system_placement",
+            f"{turn_path(index)} has role {turn.role!r}; anthropic-messages carries the system "
+            "prompt in the top-level `system` field",
+            f"{turn_path(index)}.role",
+            expected="top-level system",
+            actual=turn.role,
+        )
+        for index, turn in enumerate(conversation.turns)
+        if turn.role in SYSTEM_ROLES
+    ]
+
+
+def check_result_order(conversation: Conversation) -> list[Finding]:
+    found = []
+    for call_turn in call_turns(conversation):
+        sites = answers(conversation, call_turn)
+        got = [site.result.call_id for site in sites]
+        # Call order, each id once (a repeated id is pairing.call_id_duplicate).
+        expected = [i for i in dict.fromkeys(s.call.id for s in call_turn.calls) if i in got]
+        if got == expected or len(got) != len(expected):
+            continue
+        wrong = next(i for i, (a, b) in enumerate(zip(got, expected, strict=True)) if a != b)
+        path = _path(conversation, sites[wrong])
+        found.append(
+            finding(
+                "ordering.result_order",
+                f"the result at {path} answers {got[wrong]!r}, but the calls of "
+                f"{turn_path(call_turn.turn_index)} come in the order "
+                f"{', '.join(map(repr, expected))}",
+                path,
+                expected=expected,
+                actual=got,
+            )
+        )
+    return found
+
+
+# --- wiring: what the engine calls -------------------------------------------
+
+
+MergeAwareCheck = Callable[[Conversation, bool], list[Finding]]
+
+
+def _with_results(check: MergeAwareCheck) -> PayloadCheck:
+    """Run on a request that holds results, telling the check whether the
+    target server merges consecutive same-role messages."""
+
+    def run(payload: PayloadUnderTest) -> list[Finding] | None:
+        conversation = payload.conversation
+        if conversation is None or not result_sites(conversation):
+            return None
+        return check(conversation, payload.profile in MERGING_PROFILES)
+
+    return run
+
+
+def _on_requests(check: Callable[[Conversation], list[Finding]]) -> PayloadCheck:
+    def run(payload: PayloadUnderTest) -> list[Finding] | None:
+        conversation = payload.conversation
+        return None if conversation is None else check(conversation)
+
+    return run
+
+
+def _anthropic(inner: PayloadCheck) -> PayloadCheck:
+    def run(payload: PayloadUnderTest) -> list[Finding] | None:
+        return inner(payload) if payload.dialect == ANTHROPIC_MESSAGES else None
+
+    return run
+
+
+def _merge_blind(check: Callable[[Conversation], list[Finding]]) -> MergeAwareCheck:
+    return lambda conversation, _merges: check(conversation)
+
+
+PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
+    "ordering.result_not_adjacent": _with_results(check_result_not_adjacent),
+    "ordering.result_after_text": _anthropic(_with_results(check_result_after_text)),
+    "ordering.parallel_results_split": _anthropic(
+        _with_results(_merge_blind(check_parallel_results_split))
+    ),
+    "ordering.role_alternation": _anthropic(_on_requests(check_role_alternation)),
+    "ordering.system_placement": _anthropic(_on_requests(check_system_placement)),
+    "ordering.result_order": _with_results(_merge_blind(check_result_order)),
+}
+
+__all__ = [
+    "CONVERSION_CHECKS",
+    "MERGING_PROFILES",
+    "PAYLOAD_CHECKS",
+    "ROUNDTRIP_CHECKS",
+    "answers",
+]

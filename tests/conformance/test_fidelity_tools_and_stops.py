@@ -1,0 +1,234 @@
+"""fidelity.tool_definitions, tool_choice, stop_reason and usage across a conversion."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance import fidelity
+from conformance.context import ConversionUnderTest
+from tests.conformance.test_fidelity_corpus import (
+    anthropic_request,
+    anthropic_response,
+    conversion_codes,
+    only,
+    openai_request,
+    openai_response,
+)
+
+ASK = {"role": "user", "content": "Weather in Paris?"}
+TOOL_OPENAI = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Get the weather.",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+    },
+}
+TOOL_ANTHROPIC = {
+    "name": "get_weather",
+    "description": "Get the weather.",
+    "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}},
+}
+
+
+def _check(code: str, source: Any, output: Any) -> Any:
+    return fidelity.CONVERSION_CHECKS[code](ConversionUnderTest(source, output))
+
+
+def _use(call_id: str = "toolu_1", name: str = "get_weather") -> dict[str, Any]:
+    return {"type": "tool_use", "id": call_id, "name": name, "input": {}}
+
+
+def _openai_call(call_id: str = "call_1", name: str = "get_weather") -> dict[str, Any]:
+    function = {"name": name, "arguments": "{}"}
+    return {
+        "content": None,
+        "tool_calls": [{"id": call_id, "type": "function", "function": function}],
+    }
+
+
+# --- fidelity.tool_definitions -------------------------------------------------
+
+
+def _with_tools(
+    openai_tools: list[Any] | None = None, anthropic_tools: list[Any] | None = None
+) -> tuple[Any, Any]:
+    source = openai_request([ASK], tools=openai_tools or [TOOL_OPENAI])
+    output = anthropic_request([ASK], tools=anthropic_tools or [TOOL_ANTHROPIC])
+    return source, output
+
+
+def test_tool_definitions_that_survive() -> None:
+    assert conversion_codes(*_with_tools()) == set()
+
+
+def test_an_omitted_description_and_parameters_equal_their_empty_forms() -> None:
+    bare = {"type": "function", "function": {"name": "ping"}}
+    filled = {"name": "ping", "description": "", "input_schema": {"type": "object"}}
+    source, output = _with_tools([bare], [filled])
+    assert _check("fidelity.tool_definitions", source, output) == []
+
+
+@pytest.mark.parametrize(
+    "parameters",
+    [{}, {"type": "object"}, {"type": "object", "properties": {}, "required": []}],
+)
+def test_spellings_of_no_parameters_are_one(parameters: dict[str, Any]) -> None:
+    bare = {"type": "function", "function": {"name": "ping", "parameters": parameters}}
+    filled = {"name": "ping", "input_schema": {"type": "object", "properties": {}}}
+    assert _check("fidelity.tool_definitions", *_with_tools([bare], [filled])) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"description": "Weather."}, "tools[0].description"),
+        (
+            {"input_schema": {"type": "object", "properties": {"city": {"type": "integer"}}}},
+            "tools[0]",
+        ),
+        ({"name": "get-weather"}, "tools[0].name"),
+    ],
+)
+def test_a_tool_definition_that_changed(change: dict[str, Any], path: str) -> None:
+    source, output = _with_tools(anthropic_tools=[{**TOOL_ANTHROPIC, **change}])
+    assert only(_check("fidelity.tool_definitions", source, output)).path == path
+    assert conversion_codes(source, output) == {"fidelity.tool_definitions"}
+
+
+def test_a_tool_lost_and_a_tool_added() -> None:
+    other = {"name": "get_time", "input_schema": {"type": "object"}}
+    two = [TOOL_OPENAI, {"type": "function", "function": {"name": "get_time"}}]
+    source, output = _with_tools(two, [TOOL_ANTHROPIC])
+    assert "missing" in only(_check("fidelity.tool_definitions", source, output)).message
+    source, output = _with_tools(anthropic_tools=[TOOL_ANTHROPIC, other])
+    assert "did not define" in only(_check("fidelity.tool_definitions", source, output)).message
+
+
+def test_a_call_renamed_in_a_response() -> None:
+    source = anthropic_response([_use("toolu_1", "get_weather")], "tool_use")
+    output = openai_response(_openai_call("toolu_1", "get_weather_v2"), "tool_calls")
+    found = only(_check("fidelity.tool_definitions", source, output))
+    assert (found.expected, found.actual) == ("get_weather", "get_weather_v2")
+
+
+# --- fidelity.tool_choice -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("openai_choice", "anthropic_choice"),
+    [
+        ("required", {"type": "any"}),
+        ("none", {"type": "none"}),
+        (
+            {"type": "function", "function": {"name": "get_weather"}},
+            {"type": "tool", "name": "get_weather"},
+        ),
+        (None, None),
+        ("auto", None),
+    ],
+)
+def test_tool_choices_that_keep_their_meaning(openai_choice: Any, anthropic_choice: Any) -> None:
+    source_top = {"tools": [TOOL_OPENAI]} | (
+        {"tool_choice": openai_choice} if openai_choice else {}
+    )
+    output_top = {"tools": [TOOL_ANTHROPIC]} | (
+        {"tool_choice": anthropic_choice} if anthropic_choice else {}
+    )
+    source, output = openai_request([ASK], **source_top), anthropic_request([ASK], **output_top)
+    assert _check("fidelity.tool_choice", source, output) == []
+
+
+def test_a_tool_choice_that_is_not_translated() -> None:
+    # NAIVE_CONVERTERS.md A drops tool_choice.
+    source = openai_request([ASK], tools=[TOOL_OPENAI], tool_choice="required")
+    output = anthropic_request([ASK], tools=[TOOL_ANTHROPIC])
+    found = only(_check("fidelity.tool_choice", source, output))
+    assert (found.expected, found.actual) == ("required", "auto")
+    assert conversion_codes(source, output) == {"fidelity.tool_choice"}
+
+
+def test_the_parallel_call_setting() -> None:
+    source = openai_request([ASK], tools=[TOOL_OPENAI], parallel_tool_calls=False)
+    kept = anthropic_request(
+        [ASK],
+        tools=[TOOL_ANTHROPIC],
+        tool_choice={"type": "auto", "disable_parallel_tool_use": True},
+    )
+    lost = anthropic_request([ASK], tools=[TOOL_ANTHROPIC])
+    assert _check("fidelity.tool_choice", source, kept) == []
+    found = only(_check("fidelity.tool_choice", source, lost))
+    assert found.path == "tool_choice.disable_parallel_tool_use"
+
+
+def test_no_tools_and_no_choice_means_nothing_to_judge() -> None:
+    assert _check("fidelity.tool_choice", openai_request([ASK]), anthropic_request([ASK])) is None
+
+
+# --- fidelity.stop_reason -------------------------------------------------------
+
+_TABLE = [
+    ("end_turn", "stop"),
+    ("tool_use", "tool_calls"),
+    ("max_tokens", "length"),
+    ("stop_sequence", "stop"),
+]
+
+
+@pytest.mark.parametrize(("anthropic_stop", "openai_finish"), _TABLE)
+def test_the_stop_reason_table_both_ways(anthropic_stop: str, openai_finish: str) -> None:
+    anthropic = anthropic_response([{"type": "text", "text": "Hi."}], anthropic_stop)
+    openai = openai_response({"content": "Hi."}, openai_finish)
+    assert _check("fidelity.stop_reason", anthropic, openai) == []
+    assert _check("fidelity.stop_reason", openai, anthropic) == []
+
+
+@pytest.mark.parametrize(
+    ("anthropic_stop", "openai_finish"),
+    [("tool_use", "stop"), ("end_turn", "length"), ("max_tokens", "stop"), ("tool_use", None)],
+)
+def test_stop_reasons_that_do_not_map(anthropic_stop: str, openai_finish: str | None) -> None:
+    source = anthropic_response([{"type": "text", "text": "Hi."}], anthropic_stop)
+    output = openai_response({"content": "Hi."}, openai_finish)
+    found = only(_check("fidelity.stop_reason", source, output))
+    assert found.path == "choices[0].finish_reason"
+    assert found.actual == openai_finish
+
+
+def test_a_stop_sequence_must_stay_one_between_anthropic_payloads() -> None:
+    source = anthropic_response([{"type": "text", "text": "Hi."}], "stop_sequence")
+    output = anthropic_response([{"type": "text", "text": "Hi."}], "end_turn")
+    assert only(_check("fidelity.stop_reason", source, output)).expected == "stop_sequence"
+
+
+def test_stop_with_calls_may_become_tool_use() -> None:
+    # Some compatible servers answer finish_reason "stop" beside tool calls.
+    source = openai_response(_openai_call("call_1"), "stop")
+    output = anthropic_response([_use("call_1")], "tool_use")
+    assert _check("fidelity.stop_reason", source, output) == []
+
+
+# --- fidelity.usage -------------------------------------------------------------
+
+
+def test_usage_that_survives_with_or_without_cached_tokens() -> None:
+    usage = {"input_tokens": 100, "output_tokens": 7, "cache_read_input_tokens": 50}
+    source = anthropic_response([{"type": "text", "text": "Hi."}], usage=usage)
+    for prompt in (100, 150):
+        output = openai_response(
+            {"content": "Hi."}, usage={"prompt_tokens": prompt, "completion_tokens": 7}
+        )
+        assert _check("fidelity.usage", source, output) == []
+
+
+def test_usage_dropped_or_changed() -> None:
+    source = anthropic_response([{"type": "text", "text": "Hi."}])
+    dropped = openai_response({"content": "Hi."}, omit_usage=True)
+    assert "no usage" in only(_check("fidelity.usage", source, dropped)).message
+    assert conversion_codes(source, dropped) == {"fidelity.usage"}
+    changed = openai_response(
+        {"content": "Hi."}, usage={"prompt_tokens": 10, "completion_tokens": 6}
+    )
+    assert only(_check("fidelity.usage", source, changed)).path == "usage.completion_tokens"
