@@ -9,12 +9,19 @@ Payloads are plain JSON values: a request or response body as a dict; for
 ``stream``, a list of events ``{"event": name-or-None, "data": chunk}``
 where ``data`` is the parsed JSON of the event, or the string ``"[DONE]"``.
 A stream converter may return the same list form or an event-stream text.
+
+Two optional extensions (docs/adapters.md): a ``convert`` that accepts a
+``request`` keyword is given, for a response or stream, the request it
+answers (a Qwen XML parser needs the request's tool schemas); an adapter
+with ``id_mapping(payload, kind, source, target)`` declares the ids a
+conversion changes, so ``pairing.id_changed`` accepts that mapping.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+import inspect
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from harness.errors import AdapterLoadError
@@ -55,15 +62,30 @@ class LoadedAdapter:
     version: str
     directions: frozenset[Direction]
     implementation: Adapter
+    accepts_request: bool = field(default=False, compare=False)
 
     def supports(self, direction: Direction) -> bool:
         return direction in self.directions
 
-    def convert(self, payload: Any, kind: PayloadKind, source: str, target: str) -> Any:
+    def convert(
+        self, payload: Any, kind: PayloadKind, source: str, target: str, request: Any = None
+    ) -> Any:
+        if request is not None and self.accepts_request:
+            return self.implementation.convert(  # type: ignore[call-arg]
+                payload, kind, source, target, request=request
+            )
         return self.implementation.convert(payload, kind, source, target)
 
-    def convert_direction(self, payload: Any, direction: Direction) -> Any:
-        return self.convert(payload, direction.kind, direction.source, direction.target)
+    def convert_direction(self, payload: Any, direction: Direction, request: Any = None) -> Any:
+        return self.convert(payload, direction.kind, direction.source, direction.target, request)
+
+    def id_mapping(self, payload: Any, direction: Direction) -> Mapping[str, str] | None:
+        """The ids the adapter declares this conversion changes, if it declares any."""
+        declare = getattr(self.implementation, "id_mapping", None)
+        if not callable(declare):
+            return None
+        mapping = declare(payload, direction.kind, direction.source, direction.target)
+        return mapping if isinstance(mapping, Mapping) else None
 
 
 def check_adapter(candidate: object, spec: str) -> LoadedAdapter:
@@ -90,6 +112,17 @@ def check_adapter(candidate: object, spec: str) -> LoadedAdapter:
         version=adapter.version,
         directions=_check_directions(adapter.directions, spec),
         implementation=adapter,
+        accepts_request=_accepts_keyword(adapter.convert, "request"),
+    )
+
+
+def _accepts_keyword(function: Any, name: str) -> bool:
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in parameters or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
     )
 
 

@@ -28,6 +28,8 @@ class SourcePayload:
     kind: PayloadKind
     raw: Any
     under_test: PayloadUnderTest
+    # The request a response or stream answers (None for a request).
+    request_raw: Any = None
 
     @property
     def label(self) -> str:
@@ -111,7 +113,8 @@ def case_payloads(case: Case, kind: PayloadKind) -> list[SourcePayload]:
             under_test = parse_payload(case.dialect, kind, raw, case.profile, tools, label)
         except ToolwireError as error:
             raise ToolwireError(f"case {case.id}: {label} does not parse: {error}") from error
-        found.append(SourcePayload(interaction.index, kind, raw, under_test))
+        request_raw = interaction.request_json() if kind != "request" else None
+        found.append(SourcePayload(interaction.index, kind, raw, under_test, request_raw))
     return found
 
 

@@ -83,7 +83,8 @@ def _judge_one(
 ) -> None:
     where = f"{direction.kind} {direction.source}->{direction.target}, {source.label}"
     profile = _target_profile(case, direction.target, options)
-    output_raw = _convert(adapter, direction, source.raw, deadline, where, collector)
+    request = source.request_raw if direction.kind != "request" else None
+    output_raw = _convert(adapter, direction, source.raw, deadline, where, collector, request)
     output = _read_output(direction, output_raw, profile, source, where, collector)
     if output is None:
         return
@@ -93,6 +94,7 @@ def _judge_one(
         output=output,
         expected=_twin_payload(case, direction, source, options),
         expect=_expect_mapping(case),
+        id_mapping=_declared_ids(adapter, direction, source, where, collector),
     )
     collector.judge(CONVERSION_CHECKS, conversion, direction.target, profile, where)
     reverse = Direction(direction.kind, direction.target, direction.source)
@@ -107,6 +109,20 @@ def _judge_one(
     collector.judge(ROUNDTRIP_CHECKS, roundtrip, case.dialect, case.profile, back_where)
 
 
+def _declared_ids(
+    adapter: LoadedAdapter,
+    direction: Direction,
+    source: SourcePayload,
+    where: str,
+    collector: VerdictCollector,
+) -> Mapping[str, str] | None:
+    try:
+        return adapter.id_mapping(copy.deepcopy(source.raw), direction)
+    except Exception as error:
+        collector.error(where, f"the adapter's id_mapping raised {type(error).__name__}: {error}")
+        return None
+
+
 def _convert(
     adapter: LoadedAdapter,
     direction: Direction,
@@ -114,14 +130,16 @@ def _convert(
     deadline: float,
     where: str,
     collector: VerdictCollector,
+    request: Any = None,
 ) -> Any:
     # The adapter gets its own copy: one that mutates its input cannot
     # change the source the rules compare against.
     argument = copy.deepcopy(payload)
+    context = copy.deepcopy(request)
     remaining = deadline - time.monotonic()
     try:
         result = call_with_timeout(
-            lambda: adapter.convert_direction(argument, direction), remaining
+            lambda: adapter.convert_direction(argument, direction, context), remaining
         )
     except CallTimedOut as error:
         collector.error(where, f"the adapter timed out: {error} (raise --timeout if it is slow)")

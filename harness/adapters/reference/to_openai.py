@@ -1,0 +1,177 @@
+"""anthropic-messages -> openai-chat / deepseek-chat, on canonical objects.
+
+Requests (docs/conventions.md and WIRE.md 1.1-1.3):
+
+* the top-level ``system`` becomes a leading ``system`` message;
+* a user message's ``tool_result`` blocks become one ``tool`` message each,
+  in order, right after the assistant turn; the rest of that user message
+  (text, images) follows as a user message;
+* ``is_error: true`` results are written with the ``Error: `` prefix
+  (``conformance.conventions.mark_error``): Chat Completions has no flag;
+* assistant turns: text blocks joined with no separator into ``content``
+  (one of the joins docs/conventions.md accepts; text after a call cannot
+  keep its place), ``tool_use`` blocks as ``tool_calls`` whose ``arguments``
+  is the JSON text of ``input``; a turn with calls only gets ``content: null``
+  in openai-chat (OpenAI's form) and ``content: ""`` in deepseek-chat (the
+  form of DeepSeek's thinking-mode examples, so a DeepSeek turn round-trips);
+* thinking: deepseek-chat gets ``reasoning_content`` on every assistant turn
+  that had thinking (``thinking.py``), and ``""`` on the other turns of a
+  tool-call stretch; openai-chat requests carry no reasoning (OpenAI has no
+  such input field and strict OpenAI-compatible servers reject
+  ``reasoning_content`` with HTTP 400);
+* ids go through ``ids.from_anthropic_id`` (unchanged unless they carry the
+  reversible ``twid_`` mapping).
+
+Responses: the message becomes ``choices[0]`` with ``reasoning_content``
+(for both dialects: it is the field OpenAI-compatible servers use for
+reasoning, and clients ignore fields they do not know), ``content`` and
+``tool_calls``; ``finish_reason`` by ``stop_reasons.py``; usage
+``input_tokens`` -> ``prompt_tokens``, ``output_tokens`` ->
+``completion_tokens``; ``object: chat.completion`` and ``created: 0`` (an
+Anthropic message carries no creation time).
+"""
+
+from __future__ import annotations
+
+from conformance.conventions import mark_error
+from harness.adapters.reference.content import texts, to_openai_content
+from harness.adapters.reference.errors import ConversionError
+from harness.adapters.reference.ids import from_anthropic_id
+from harness.adapters.reference.params import params_to_openai, thinking_disabled
+from harness.adapters.reference.stop_reasons import to_openai_finish
+from harness.adapters.reference.thinking import fill_replay_reasoning, reasoning_content_block
+from harness.adapters.reference.tools import choice_to_openai, tools_to_openai
+from harness.model import (
+    DEEPSEEK_CHAT,
+    Block,
+    Choice,
+    ContentForm,
+    Conversation,
+    OpaqueBlock,
+    Response,
+    TextBlock,
+    ThinkingBlock,
+    ToolCall,
+    ToolResult,
+    Turn,
+    Usage,
+)
+
+
+def _call_to_openai(call: ToolCall, where: str) -> ToolCall:
+    if not isinstance(call.arguments, dict):
+        kind = type(call.arguments).__name__
+        raise ConversionError(
+            f"{where}: tool_use {call.id!r} ({call.name}) has an input that is a {kind}, "
+            "not a JSON object",
+            hint="tool_use.input must be an object (is it encoded twice?)",
+        )
+    return ToolCall(id=from_anthropic_id(call.id), name=call.name, arguments=call.arguments)
+
+
+def _text_turn(role: str, blocks: list[Block]) -> Turn:
+    """A message whose content is text and images: a string when it is one text."""
+    if len(blocks) == 1 and isinstance(blocks[0], TextBlock):
+        return Turn(role=role, blocks=(blocks[0],), content_form="string")
+    if not blocks:
+        return Turn(role=role, blocks=(TextBlock(""),), content_form="string")
+    return Turn(role=role, blocks=tuple(blocks), content_form="blocks")
+
+
+def _assistant_turn(turn: Turn, where: str, target: str, with_reasoning: bool) -> Turn:
+    blocks: list[Block] = []
+    reasoning = reasoning_content_block(turn.blocks)
+    if with_reasoning and reasoning is not None:
+        blocks.append(reasoning)
+    unsupported = [
+        b for b in turn.blocks if not isinstance(b, TextBlock | ThinkingBlock | ToolCall)
+    ]
+    if unsupported:
+        kind = unsupported[0].type if isinstance(unsupported[0], OpaqueBlock) else "tool_result"
+        raise ConversionError(
+            f"{where}: an assistant {kind!r} block has no Chat Completions equivalent",
+            hint="server tool blocks and results cannot be replayed to another provider",
+        )
+    text = "".join(texts(turn.blocks))
+    calls = [_call_to_openai(call, where) for call in turn.tool_calls]
+    # A turn with calls only: OpenAI writes content null, DeepSeek "".
+    null_content = bool(calls) and not text and target != DEEPSEEK_CHAT
+    form: ContentForm = "blocks" if null_content else "string"
+    if form == "string":
+        blocks.append(TextBlock(text))
+    blocks.extend(calls)
+    return Turn(role="assistant", blocks=tuple(blocks), content_form=form)
+
+
+def _tool_turn(result: ToolResult, where: str) -> Turn:
+    if any(not isinstance(b, TextBlock) for b in result.content):
+        raise ConversionError(
+            f"{where}: a tool_result holding images or documents has no Chat Completions "
+            "equivalent (tool messages carry text only)",
+        )
+    pieces = texts(result.content) or [""]
+    if result.is_error:
+        pieces[0] = mark_error(pieces[0])
+    form: ContentForm = "string" if len(pieces) == 1 else "blocks"
+    content = tuple(TextBlock(piece) for piece in pieces)
+    converted = ToolResult(
+        call_id=from_anthropic_id(result.call_id), content=content, content_form=form
+    )
+    return Turn(role="tool", blocks=(converted,), content_form=form)
+
+
+def conversation_to_openai(conversation: Conversation, target: str) -> Conversation:
+    turns: list[Turn] = []
+    if conversation.system:
+        if any(not isinstance(b, TextBlock) for b in conversation.system):
+            raise ConversionError("system: only text blocks can become a system message")
+        turns.append(_text_turn("system", list(conversation.system)))
+    deepseek = target == DEEPSEEK_CHAT
+    for index, turn in enumerate(conversation.turns):
+        where = f"messages[{index}]"
+        if turn.role == "assistant":
+            turns.append(_assistant_turn(turn, where, target, with_reasoning=deepseek))
+        elif turn.role == "user":
+            results = turn.tool_results
+            turns.extend(_tool_turn(result, where) for result in results)
+            rest = [b for b in turn.blocks if not isinstance(b, ToolResult)]
+            if rest or not results:
+                turns.append(_text_turn("user", to_openai_content(rest, where, target)))
+        else:
+            raise ConversionError(
+                f"{where}: role {turn.role!r} is not an anthropic-messages role",
+                hint="anthropic-messages has user and assistant messages and a top-level system",
+            )
+    if deepseek and not thinking_disabled(conversation.extra):
+        turns = list(fill_replay_reasoning(turns))
+    tool_choice, parallel = choice_to_openai(conversation.tool_choice)
+    return Conversation(
+        dialect=target,
+        turns=tuple(turns),
+        model=conversation.model,
+        tools=tools_to_openai(conversation.tools),
+        tool_choice=tool_choice,
+        parallel_tool_calls=parallel,
+        stream=conversation.stream,
+        extra=params_to_openai(conversation.extra, target, conversation.stream),
+    )
+
+
+def response_to_openai(response: Response, target: str) -> Response:
+    choice = response.choices[0]
+    message = _assistant_turn(choice.message, "content", target, with_reasoning=True)
+    if not message.tool_calls and not message.text:
+        # Nothing to say: content null, as OpenAI writes it.
+        blocks = tuple(b for b in message.blocks if not isinstance(b, TextBlock))
+        message = Turn(role="assistant", blocks=blocks, content_form="null")
+    usage = response.usage
+    return Response(
+        dialect=target,
+        choices=(
+            Choice(index=0, message=message, stop_reason=to_openai_finish(choice.stop_reason)),
+        ),
+        id=response.id,
+        model=response.model,
+        usage=None if usage is None else Usage(usage.input_tokens, usage.output_tokens),
+        extra={"object": "chat.completion", "created": 0},
+    )

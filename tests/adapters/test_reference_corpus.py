@@ -1,0 +1,159 @@
+"""The reference adapter on the bundled corpus: every case with a twin in a
+dialect it targets converts into what the twin says, in a schema-valid payload."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from harness.adapters.reference import DIRECTIONS
+from harness.model import (
+    ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
+    OPENAI_CHAT,
+    PayloadKind,
+    Response,
+)
+from tests.adapters.test_reference_support import (
+    adapter_for,
+    call_ids,
+    corpus,
+    parse,
+    payload_of,
+    positive_cases,
+    schema_violations,
+    semantic,
+    view,
+)
+
+
+def _twin_params() -> list[Any]:
+    params = []
+    for case in positive_cases():
+        for target, twin_id in sorted(case.twins.items()):
+            if ("request", case.dialect, target) not in DIRECTIONS:
+                continue
+            twin = corpus()[twin_id]
+            for index, interaction in enumerate(case.interactions):
+                if not interaction.is_success():
+                    continue
+                assert twin.interactions[index].is_stream() == interaction.is_stream()
+                for kind in interaction.payload_kinds:
+                    params.append(
+                        pytest.param(
+                            case.id, twin_id, index, kind, id=f"{case.id}[{index}]:{kind}->{target}"
+                        )
+                    )
+    return params
+
+
+TWIN_PARAMS = _twin_params()
+
+
+def test_twins_cover_every_declared_pair_but_qwen() -> None:
+    pairs = {(corpus()[p.values[0]].dialect, corpus()[p.values[1]].dialect) for p in TWIN_PARAMS}
+    assert pairs == {
+        (OPENAI_CHAT, ANTHROPIC_MESSAGES),
+        (ANTHROPIC_MESSAGES, OPENAI_CHAT),
+        (ANTHROPIC_MESSAGES, DEEPSEEK_CHAT),
+        (DEEPSEEK_CHAT, ANTHROPIC_MESSAGES),
+    }
+    assert {p.values[3] for p in TWIN_PARAMS} == {"request", "response", "stream"}
+
+
+def _convert(case_id: str, index: int, kind: PayloadKind, target: str) -> tuple[Any, Any]:
+    case = corpus()[case_id]
+    interaction = case.interactions[index]
+    source = payload_of(interaction, kind)
+    return source, adapter_for(case, interaction).convert(source, kind, case.dialect, target)
+
+
+@pytest.mark.parametrize(("case_id", "twin_id", "index", "kind"), TWIN_PARAMS)
+def test_conversion_says_what_the_twin_says(
+    case_id: str, twin_id: str, index: int, kind: PayloadKind
+) -> None:
+    case, twin = corpus()[case_id], corpus()[twin_id]
+    source, output = _convert(case_id, index, kind, twin.dialect)
+    expected = payload_of(twin.interactions[index], kind)
+    # The twin was recorded with its own ids; a deepseek source never had the
+    # twin's signatures (docs/conventions.md).
+    from_deepseek = case.dialect == DEEPSEEK_CHAT
+    got = view(
+        semantic(twin.dialect, kind, output), ordinal_ids=True, drop_signatures=from_deepseek
+    )
+    want = view(
+        semantic(twin.dialect, kind, expected), ordinal_ids=True, drop_signatures=from_deepseek
+    )
+    assert got == want
+    # Ids are kept unchanged (the corpus ids are legal everywhere).
+    assert call_ids(semantic(twin.dialect, kind, output)) == call_ids(
+        semantic(case.dialect, kind, source)
+    )
+
+
+@pytest.mark.parametrize(
+    ("case_id", "twin_id", "index", "kind"), [p for p in TWIN_PARAMS if p.values[3] != "request"]
+)
+def test_stop_reason_and_usage_survive(
+    case_id: str, twin_id: str, index: int, kind: PayloadKind
+) -> None:
+    case, twin = corpus()[case_id], corpus()[twin_id]
+    source, output = _convert(case_id, index, kind, twin.dialect)
+    got, want = (
+        parse(twin.dialect, kind, output),
+        parse(twin.dialect, kind, payload_of(twin.interactions[index], kind)),
+    )
+    original = parse(case.dialect, kind, source)
+    assert isinstance(got, Response) and isinstance(want, Response)
+    assert isinstance(original, Response)
+    assert got.stop_reason.canonical == want.stop_reason.canonical
+    assert got.usage is not None and original.usage is not None
+    assert (got.usage.input_tokens, got.usage.output_tokens) == (
+        original.usage.input_tokens,
+        original.usage.output_tokens,
+    )
+
+
+def _conversion_params() -> list[Any]:
+    params = []
+    for case in positive_cases():
+        for kind_, source, target in sorted(DIRECTIONS):
+            if source != case.dialect:
+                continue
+            for index, interaction in enumerate(case.interactions):
+                if interaction.is_success() and kind_ in interaction.payload_kinds:
+                    params.append(
+                        pytest.param(
+                            case.id,
+                            index,
+                            kind_,
+                            target,
+                            id=f"{case.id}[{index}]:{kind_}->{target}",
+                        )
+                    )
+    return params
+
+
+@pytest.mark.parametrize(("case_id", "index", "kind", "target"), _conversion_params())
+def test_every_output_validates_against_the_target_schema(
+    case_id: str, index: int, kind: PayloadKind, target: str
+) -> None:
+    case = corpus()[case_id]
+    _, output = _convert(case_id, index, kind, target)
+    assert schema_violations(target, kind, output) == [], case.id
+
+
+def test_deepseek_reasoning_becomes_a_thinking_block_with_an_empty_signature() -> None:
+    """docs/conventions.md: the documented block shape needs a signature field and
+    no real signature exists, so it is present and empty."""
+    case = corpus()["thinking/tool-use-deepseek"]
+    interaction = case.interactions[1]
+    output = adapter_for(case, interaction).convert(
+        interaction.request_json(), "request", DEEPSEEK_CHAT, ANTHROPIC_MESSAGES
+    )
+    thinking = output["messages"][1]["content"][0]
+    assert thinking["type"] == "thinking"
+    assert thinking["signature"] == ""
+    assert thinking["thinking"]
+    assert schema_violations(ANTHROPIC_MESSAGES, "request", output) == []

@@ -1,0 +1,23 @@
+"""The reference adapter under the engine: every MUST rule passes on the whole corpus,
+through the adapter spec users name (`reference`), with no special binding."""
+
+from __future__ import annotations
+
+from harness.adapters.loader import load_adapter
+from harness.engine.runner import RunOptions, run_case
+from tests.adapters.test_reference_support import corpus, positive_cases
+
+
+def test_every_must_rule_passes_on_the_whole_corpus() -> None:
+    adapter = load_adapter("reference")
+    assert adapter.accepts_request  # the engine passes the request, so Qwen XML is typed
+    options = RunOptions(corpus=corpus(), timeout=60)
+    failures: list[str] = []
+    passes = 0
+    for case in positive_cases():
+        for verdict in run_case(case, adapter, options):
+            passes += verdict.outcome == "pass"
+            if verdict.is_failure or verdict.outcome == "unsupported":
+                failures.append(f"{verdict.item_id}: {verdict.outcome}: {verdict.message}")
+    assert failures == []
+    assert passes > 400
