@@ -15,10 +15,11 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-## demo: install toolwire and run its main job on the bundled defaults
+## demo: install toolwire and run its main job on the bundled defaults:
+## the conformance run of the reference adapter over the bundled corpus
 demo: $(STAMP)
 	$(BIN)/toolwire corpus validate
-	$(BIN)/toolwire corpus list
+	$(BIN)/toolwire run --adapter reference
 
 ## lint: ruff and mypy
 lint: $(STAMP)
