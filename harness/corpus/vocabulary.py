@@ -9,6 +9,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping
 
+from conformance.profiles import PROFILES as PROFILE_DEFINITIONS
+from harness.dialects.qwen_xml.result import ISSUE_CODES
+
 # The vcrpy cassette format toolwire reads (vcrpy has written version 1 since 1.0).
 CASSETTE_VERSION = 1
 # The version of the `toolwire:` metadata block.
@@ -34,14 +37,8 @@ FEATURES: tuple[str, ...] = (
 )
 NEGATIVE_FEATURE = "negative"
 
-PROFILES: tuple[str, ...] = (
-    "openai",
-    "anthropic",
-    "anthropic-strict",
-    "deepseek-thinking",
-    "deepseek-reasoner-legacy",
-    "qwen3-coder",
-)
+# The profiles a case may assume: the catalogue's, one source of truth.
+PROFILES: tuple[str, ...] = tuple(PROFILE_DEFINITIONS)
 
 PROVENANCE_KINDS: tuple[str, ...] = ("recorded", "documented", "reported")
 # The keys each provenance kind requires (besides `kind`); no others are allowed.
@@ -67,18 +64,8 @@ FORBIDDEN_HEADERS: frozenset[str] = frozenset(
 )
 
 # Issue codes a Qwen3-Coder XML parser reports for malformed tool-call text
-# (the codes harness.dialects.qwen_xml reports; a test keeps the two equal).
-XML_ISSUE_CODES: tuple[str, ...] = (
-    "missing_opener",
-    "unclosed_tag",
-    "malformed_markup",
-    "unknown_tool",
-    "unknown_parameter",
-    "duplicate_parameter",
-    "missing_required",
-    "invalid_value",
-    "text_after_calls",
-)
+# (defined by harness.dialects.qwen_xml; the format document lists them too).
+XML_ISSUE_CODES: tuple[str, ...] = ISSUE_CODES
 
 TOOLWIRE_REQUIRED_KEYS: tuple[str, ...] = (
     "format",

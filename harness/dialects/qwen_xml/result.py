@@ -8,7 +8,7 @@ back to the input exactly (``QwenParse.source``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, get_args
 
 from harness.model import ToolCall
 
@@ -35,17 +35,7 @@ IssueCode: TypeAlias = Literal[
     "invalid_value",
     "text_after_calls",
 ]
-ISSUE_CODES: tuple[IssueCode, ...] = (
-    "missing_opener",
-    "unclosed_tag",
-    "malformed_markup",
-    "unknown_tool",
-    "unknown_parameter",
-    "duplicate_parameter",
-    "missing_required",
-    "invalid_value",
-    "text_after_calls",
-)
+ISSUE_CODES: tuple[IssueCode, ...] = get_args(IssueCode)
 
 
 @dataclass(frozen=True)
