@@ -199,10 +199,10 @@ RULES: tuple[Rule, ...] = (
         "ordering.system_placement",
         "MUST",
         "payload",
-        "A system prompt travels where the target dialect carries it: the top-level system "
-        "field in anthropic-messages, a leading system or developer message in openai-chat.",
+        "In anthropic-messages a system prompt travels in the top-level system field, "
+        "never as a system or developer message inside messages.",
         ANTHROPIC_DOCS,
-        OPENAI_DOCS,
+        dialects=frozenset({ANTHROPIC}),
     ),
     _rule(
         "ordering.block_order",
