@@ -19,9 +19,9 @@ from conformance.context import (
     RoundTripUnderTest,
 )
 from conformance.findings import Finding, finding
-from conformance.paths import block_path
+from conformance.paths import block_path, response_block_path
 from conformance.timeline import call_sites, call_turns, preceding_call_turn, result_sites
-from harness.model import Conversation, Response, ToolCall
+from harness.model import Conversation, Response, ToolCall, ToolResult
 
 # Documented patterns. Anthropic: tool_use ids ^[a-zA-Z0-9_-]+$, tool names
 # ^[a-zA-Z0-9_-]{1,128}$ (older pages said 64); OpenAI function names
@@ -34,9 +34,9 @@ OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 def _calls_of(payload: Conversation | Response) -> list[tuple[ToolCall, str]]:
     if isinstance(payload, Response):
         return [
-            (block, f"choices[{c}]" if payload.dialect != "anthropic-messages" else "content")
+            (block, response_block_path(payload.dialect, choice.message, b, c))
             for c, choice in enumerate(payload.choices)
-            for block in choice.message.blocks
+            for b, block in enumerate(choice.message.blocks)
             if isinstance(block, ToolCall)
         ]
     return [
@@ -85,6 +85,8 @@ def check_orphan_result(conversation: Conversation) -> list[Finding]:
         offered = [s.call.id for s in owner.calls] if owner else []
         if call_id and call_id in offered:
             continue
+        if not call_id and owner and not all(offered):
+            continue  # a call without an id: pairing.call_id_missing says so, once
         where = (
             f"the calls before it are {', '.join(map(repr, offered))}"
             if offered
@@ -109,23 +111,28 @@ def check_orphan_result(conversation: Conversation) -> list[Finding]:
 
 
 def check_duplicate_result(conversation: Conversation) -> list[Finding]:
-    seen: dict[str, str] = {}
+    """A call answered twice in the turns where its results belong. An id reused
+    by calls of different turns is pairing.call_id_duplicate, not this."""
     found = []
-    for site in result_sites(conversation):
-        call_id = site.result.call_id
-        path = block_path(conversation, site.turn_index, site.block_index)
-        if not call_id:
-            continue
-        if call_id in seen:
-            found.append(
-                finding(
-                    "pairing.duplicate_result",
-                    f"{call_id!r} is answered at {seen[call_id]} and again at {path}",
-                    path,
-                )
-            )
-        else:
-            seen[call_id] = path
+    for call_turn in call_turns(conversation):
+        offered = {site.call.id for site in call_turn.calls if site.call.id}
+        seen: dict[str, str] = {}
+        for index in call_turn.window:
+            for block_index, block in enumerate(conversation.turns[index].blocks):
+                if not isinstance(block, ToolResult) or block.call_id not in offered:
+                    continue
+                path = block_path(conversation, index, block_index)
+                call_id = block.call_id
+                if call_id in seen:
+                    found.append(
+                        finding(
+                            "pairing.duplicate_result",
+                            f"{call_id!r} is answered at {seen[call_id]} and again at {path}",
+                            path,
+                        )
+                    )
+                else:
+                    seen[call_id] = path
     return found
 
 
@@ -140,7 +147,7 @@ def check_unanswered_call(conversation: Conversation) -> list[Finding]:
             for block in conversation.turns[index].tool_results
         }
         for site in call_turn.calls:
-            if site.call.id not in answered:
+            if site.call.id and site.call.id not in answered:
                 path = block_path(conversation, site.turn_index, site.block_index)
                 found.append(
                     finding(

@@ -58,9 +58,14 @@ class Replay:
     index: int | None  # the replayed turn in request n+1; None when it is missing
     expected_at: int  # where it belongs when request n+1 extends request n
 
+    # Counted from 1, as `toolwire lint` labels interactions.
+    @property
+    def source(self) -> str:
+        return f"the response of interaction {self.number + 1}"
+
     @property
     def where(self) -> str:
-        return f"request {self.number + 1}"
+        return f"the request of interaction {self.number + 2}"
 
 
 def locate_replay(
@@ -110,7 +115,7 @@ def _calls(replay: Replay) -> list[Finding]:
         return [
             finding(
                 CODE,
-                f"response {replay.number} returned {len(returned)} tool call(s) "
+                f"{replay.source} returned {len(returned)} tool call(s) "
                 f"({_ids(returned)}); {replay.where} sends back {len(sent)} at "
                 f"{turn_path(replay.index)} ({_ids([c for c, _ in sent])})",
                 turn_path(replay.index),
@@ -124,7 +129,7 @@ def _calls(replay: Replay) -> list[Finding]:
             found.append(
                 finding(
                     CODE,
-                    f"call #{position + 1} of response {replay.number} had {field} "
+                    f"call #{position + 1} of {replay.source} had {field} "
                     f"{preview(expected)}; {replay.where} sends {preview(actual)} at {path}",
                     path,
                     expected=expected,
@@ -174,7 +179,7 @@ def _visible_text(replay: Replay, dialect: str) -> list[Finding]:
     return [
         finding(
             CODE,
-            f"response {replay.number} returned the {what} {preview(expected)}; "
+            f"{replay.source} returned the {what} {preview(expected)}; "
             f"{replay.where} sends {preview(actual)} at {path}",
             path,
             expected=expected,
@@ -200,13 +205,13 @@ def _anthropic_thinking(replay: Replay) -> list[Finding]:
         return []  # thinking of a turn that ended without calls may be omitted
     if not sent:
         message = (
-            f"response {replay.number} returned {len(returned)} thinking block(s) with a tool "
+            f"{replay.source} returned {len(returned)} thinking block(s) with a tool "
             f"call; {replay.where} omits them at {path} (send them back unchanged, signature "
             "included)"
         )
     else:
         message = (
-            f"response {replay.number} returned {len(returned)} thinking block(s); "
+            f"{replay.source} returned {len(returned)} thinking block(s); "
             f"{replay.where} sends them changed at {path} (text, signature or redacted data)"
         )
     return [
@@ -249,7 +254,7 @@ def _deepseek_reasoning(replay: Replay) -> list[Finding]:
     return [
         finding(
             CODE,
-            f"response {replay.number} returned reasoning_content {preview(expected)} in a "
+            f"{replay.source} returned reasoning_content {preview(expected)} in a "
             f"stretch with tool calls; {replay.where} {state} at {path}",
             path,
             expected=expected,
@@ -265,7 +270,7 @@ def compare_replay(replay: Replay, dialect: str) -> list[Finding]:
         return [
             finding(
                 CODE,
-                f"response {replay.number} is not sent back: {replay.where} has a {role} "
+                f"{replay.source} is not sent back: {replay.where} has a {role} "
                 f"message at {path}, where the assistant's reply belongs",
                 path,
                 expected="assistant",

@@ -110,25 +110,32 @@ def _calls(stream: StreamTranscript) -> list[tuple[int, ToolCall]]:
     return list(enumerate(calls))
 
 
-def _json_values(text: str) -> int:
-    """How many JSON values ``text`` holds back to back (0 when it is not such a run)."""
+def _json_values(text: str) -> list[object]:
+    """The JSON values ``text`` holds back to back (empty when it is not such a run)."""
     decoder = json.JSONDecoder()
-    count, at = 0, 0
+    values: list[object] = []
+    at = 0
     while True:
         while at < len(text) and text[at].isspace():
             at += 1
         if at == len(text):
-            return count
+            return values
         try:
-            _, at = decoder.raw_decode(text, at)
+            value, at = decoder.raw_decode(text, at)
         except ValueError:
-            return 0
-        count += 1
+            return []
+        values.append(value)
 
 
 def _merged(call: ToolCall) -> bool:
-    """Arguments that are several JSON values run together: two calls merged."""
-    return call.arguments_error is not None and _json_values(call.raw_arguments or "") > 1
+    """Arguments that are several *different* JSON values run together: two calls
+    merged under one index. The same value repeated is one call whose whole
+    arguments were resent in each fragment: its fragments do not join to JSON,
+    which is stream.partial_json's to report."""
+    if call.arguments_error is None:
+        return False
+    values = _json_values(call.raw_arguments or "")
+    return len(values) > 1 and any(value != values[0] for value in values[1:])
 
 
 def _call_path(stream: StreamTranscript, position: int, call: ToolCall) -> str:

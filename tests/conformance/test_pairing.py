@@ -61,7 +61,6 @@ def test_a_well_paired_conversation_has_no_finding() -> None:
             {
                 "pairing.call_id_missing": ["messages[1].tool_calls[0]"],
                 "pairing.orphan_result": ["messages[2]"],
-                "pairing.unanswered_call": ["messages[1].tool_calls[0]"],
             },
         ),
         (
@@ -163,3 +162,48 @@ def test_a_rewritten_id_is_id_changed_in_conversion_and_round_trip() -> None:
         )
         == []
     )
+
+
+def test_a_missing_id_on_call_and_result_is_reported_once() -> None:
+    payload = _openai([USER, _assistant(_call("")), _tool("")])
+    assert _codes(payload) == {"pairing.call_id_missing": ["messages[1].tool_calls[0]"]}
+
+
+def test_an_id_reused_across_turns_is_a_duplicate_id_not_a_duplicate_result() -> None:
+    payload = _openai(
+        [
+            USER,
+            _assistant(_call("c1")),
+            _tool("c1"),
+            USER,
+            _assistant(_call("c1")),
+            _tool("c1"),
+        ]
+    )
+    assert _codes(payload) == {"pairing.call_id_duplicate": ["messages[1].tool_calls[0]"]}
+
+
+def test_response_findings_point_at_the_call_itself() -> None:
+    from harness.engine.payloads import parse_payload
+
+    body = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [_call("c1"), _call("c1", name="other")],
+                },
+            }
+        ],
+    }
+    payload = parse_payload("openai-chat", "response", body, "openai")
+    (duplicate,) = PAYLOAD_CHECKS["pairing.call_id_duplicate"](payload) or []
+    assert duplicate.path == "choices[0].message.tool_calls[0]"
+    assert "choices[0].message.tool_calls[1]" in duplicate.message

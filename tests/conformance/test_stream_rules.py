@@ -458,3 +458,48 @@ def test_the_real_streams_exercise_the_call_rules() -> None:
         if put.kind == "stream" and PAYLOAD_CHECKS["stream.partial_json"](put) is not None
     ]
     assert {put.dialect for put in judged} == {"openai-chat", "anthropic-messages"}
+
+
+def test_one_call_whose_whole_arguments_are_resent_is_partial_json_not_a_collision() -> None:
+    """A server that repeats the complete arguments in each fragment breaks the
+    join for one call; no second call was merged in."""
+    from conformance.stream import PAYLOAD_CHECKS as STREAM_CHECKS
+    from harness.engine.payloads import parse_payload
+
+    def chunk(delta: dict[str, object], finish: str | None = None) -> dict[str, object]:
+        return {
+            "event": None,
+            "data": {
+                "id": "c",
+                "object": "chat.completion.chunk",
+                "created": 1,
+                "model": "m",
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            },
+        }
+
+    fragment = {"index": 0, "function": {"arguments": '{"path": "a.py"}'}}
+    events = [
+        chunk(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "index": 0,
+                        "id": "call_1",
+                        "type": "function",
+                        "function": {"name": "read", "arguments": ""},
+                    }
+                ],
+            }
+        ),
+        chunk({"tool_calls": [fragment]}),
+        chunk({"tool_calls": [fragment]}),
+        chunk({}, "tool_calls"),
+        {"event": None, "data": "[DONE]"},
+    ]
+    payload = parse_payload("openai-chat", "stream", events, "openai")
+    assert STREAM_CHECKS["stream.index_collision"](payload) == []
+    (partial,) = STREAM_CHECKS["stream.partial_json"](payload) or []
+    assert partial.code == "stream.partial_json"
