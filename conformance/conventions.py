@@ -8,8 +8,9 @@ results that way (keeping the original text after the prefix, or as it is
 when it already starts so); a converter to anthropic-messages reads such a
 result back as ``is_error: true`` (its text kept as it is).
 
-Comparisons strip the marker from failed results on both sides, so
-``Error: x`` and ``x`` flagged as an error say the same thing.
+Comparisons of result *text* ignore the marker on both sides, flagged or
+not: ``Error: x`` and ``x`` say the same thing, and a lost flag is
+``fidelity.error_flag``'s to report, not a change of text as well.
 """
 
 from __future__ import annotations
@@ -33,3 +34,16 @@ def strip_error_mark(text: str) -> str:
     """A failed result's text without the convention's leading marker."""
     match = _ERROR_MARK.match(text)
     return text[match.end() :].lstrip() if match else text
+
+
+def read_result(text: str, flag: bool | None, dialect: str) -> tuple[bool, str]:
+    """Whether a result failed, and its text for comparison (marker removed).
+
+    ``flag`` is the dialect's own error flag (anthropic ``is_error``), None
+    when the payload said nothing; dialects without a flag use the marker.
+    """
+    if flag is not None:
+        failed = flag
+    else:
+        failed = dialect != "anthropic-messages" and result_is_error_by_convention(text)
+    return failed, strip_error_mark(text)

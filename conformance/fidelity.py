@@ -72,6 +72,30 @@ def _roundtrip_with_ids(check: PairwiseWithIds) -> RoundTripCheck:
     return run
 
 
+def _not_for_streams(check: ConversionCheck) -> ConversionCheck:
+    """A streamed message's text and calls are stream.reassembly's to judge: the
+    same defect in a stream gives that one code, not a fidelity code beside it."""
+
+    def run(conversion: ConversionUnderTest) -> list[Finding] | None:
+        if conversion.source.kind == "stream" or conversion.output.kind == "stream":
+            return None
+        return check(conversion)
+
+    return run
+
+
+def _roundtrip_not_for_streams(check: RoundTripCheck) -> RoundTripCheck:
+    """The forward stream conversion's stream.reassembly already judged the text
+    and calls of a stream; its round trip does not report them again."""
+
+    def run(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
+        if roundtrip.original.kind == "stream":
+            return None
+        return check(roundtrip)
+
+    return run
+
+
 def _stop_reason_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
     # Through openai-chat, a stop sequence comes back as a plain end of turn.
     return check_stop_reason(roundtrip.original, roundtrip.returned, (roundtrip.via,))
@@ -82,19 +106,21 @@ PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
     "fidelity.empty_content": check_empty_content,
 }
 CONVERSION_CHECKS: dict[str, ConversionCheck] = {
-    "fidelity.arguments": _conversion_with_ids(compare_arguments),
-    "fidelity.text": _conversion_with_ids(check_text),
+    "fidelity.arguments": _not_for_streams(_conversion_with_ids(compare_arguments)),
+    "fidelity.text": _not_for_streams(_conversion_with_ids(check_text)),
     "fidelity.error_flag": _conversion_with_ids(check_error_flag),
-    "fidelity.tool_definitions": _conversion_with_ids(check_tool_definitions),
+    "fidelity.tool_definitions": _not_for_streams(_conversion_with_ids(check_tool_definitions)),
     "fidelity.tool_choice": _conversion(check_tool_choice),
     "fidelity.stop_reason": _conversion(check_stop_reason),
     "fidelity.usage": _conversion(check_usage),
 }
 ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {
-    "fidelity.arguments": _roundtrip_with_ids(compare_arguments),
-    "fidelity.text": _roundtrip_with_ids(check_text),
+    "fidelity.arguments": _roundtrip_not_for_streams(_roundtrip_with_ids(compare_arguments)),
+    "fidelity.text": _roundtrip_not_for_streams(_roundtrip_with_ids(check_text)),
     "fidelity.error_flag": _roundtrip_with_ids(check_error_flag),
-    "fidelity.tool_definitions": _roundtrip_with_ids(check_tool_definitions),
+    "fidelity.tool_definitions": _roundtrip_not_for_streams(
+        _roundtrip_with_ids(check_tool_definitions)
+    ),
     "fidelity.tool_choice": _roundtrip(check_tool_choice),
     "fidelity.stop_reason": _stop_reason_roundtrip,
     "fidelity.usage": _roundtrip(check_usage),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from conformance.catalogue import OPENAI_FAMILY
 from conformance.context import PayloadUnderTest
-from conformance.conventions import result_is_error_by_convention, strip_error_mark
+from conformance.conventions import read_result, strip_error_mark
 from conformance.paths import block_path, response_block_path, turn_path
 from conformance.semantic import SemMessage, semantic_conversation, semantic_message
 from conformance.timeline import call_sites, result_sites
@@ -91,14 +91,9 @@ def result_refs(payload: PayloadUnderTest) -> list[ResultRef]:
     for site in result_sites(conversation):
         result = site.result
         pieces = [block.text for block in result.content if isinstance(block, TextBlock)]
-        if result.is_error is not None:
-            is_error = result.is_error
-        else:
-            # openai-chat has no flag: docs/conventions.md reads an "Error:" prefix.
-            is_error = payload.dialect != ANTHROPIC_MESSAGES and result_is_error_by_convention(
-                "".join(pieces)
-            )
-        if is_error and pieces:
+        # openai-chat has no flag: docs/conventions.md reads an "Error:" prefix.
+        is_error, _ = read_result("".join(pieces), result.is_error, payload.dialect)
+        if pieces:
             pieces[0] = strip_error_mark(pieces[0])
         path = block_path(conversation, site.turn_index, site.block_index)
         refs.append(ResultRef(result, path, is_error, tuple(pieces)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from conformance.context import (
     ConversionCheck,
@@ -218,54 +218,64 @@ def _has_tool_traffic(conversation: Conversation) -> bool:
 
 
 def check_id_changed(conversion: ConversionUnderTest) -> list[Finding] | None:
-    """Ids of calls (and the results that reference them) survive conversion."""
+    """Ids of calls (and the results that reference them) survive conversion.
+
+    Ids are compared as collections, not by position: reordering calls or
+    results changes no id (ordering.* judge order). An output call or result
+    with no id at all is pairing.call_id_missing's to report, so an id it lost
+    is not counted again here.
+    """
     source = conversion.source.conversation or conversion.source.response
     output = conversion.output.conversation or conversion.output.response
     if source is None or output is None:
         return None
-    source_ids = [call.id for call, _ in _calls_of(source)]
-    output_calls = _calls_of(output)
-    if not source_ids:
-        return None
+    source_calls = [(call.id, path) for call, path in _calls_of(source)]
+    if not any(call_id for call_id, _ in source_calls):
+        return None  # Qwen XML calls carry no id: the output's ids are new, not changed
     mapping = conversion.id_mapping or {}
-    found = []
-    for position, (source_id, (call, path)) in enumerate(
-        zip(source_ids, output_calls, strict=False)
-    ):
-        if not source_id:
-            continue  # a call with no id (Qwen XML markup) gets one: nothing was changed
-        expected = mapping.get(source_id, source_id)
-        if call.id != expected:
-            found.append(
-                finding(
-                    "pairing.id_changed",
-                    f"call #{position + 1} ({call.name}) had id {source_id!r}; the output at "
-                    f"{path} carries {call.id!r}",
-                    path,
-                    expected=expected,
-                    actual=call.id,
-                )
-            )
+    output_calls = [(call.id, path) for call, path in _calls_of(output)]
+    found = _changed("call", source_calls, output_calls, mapping)
     if isinstance(source, Conversation) and isinstance(output, Conversation):
-        source_refs = [site.result.call_id for site in result_sites(source)]
-        output_refs = result_sites(output)
-        for source_ref, site in zip(source_refs, output_refs, strict=False):
-            if not source_ref:
-                continue
-            expected = mapping.get(source_ref, source_ref)
-            if site.result.call_id != expected:
-                path = block_path(output, site.turn_index, site.block_index)
-                found.append(
-                    finding(
-                        "pairing.id_changed",
-                        f"a result referenced {source_ref!r}; the output at {path} references "
-                        f"{site.result.call_id!r}",
-                        path,
-                        expected=expected,
-                        actual=site.result.call_id,
-                    )
-                )
+        source_refs = [
+            (site.result.call_id, block_path(source, site.turn_index, site.block_index))
+            for site in result_sites(source)
+        ]
+        output_refs = [
+            (site.result.call_id, block_path(output, site.turn_index, site.block_index))
+            for site in result_sites(output)
+        ]
+        found.extend(_changed("result", source_refs, output_refs, mapping))
     return found
+
+
+def _changed(
+    what: str,
+    source: list[tuple[str | None, str]],
+    output: list[tuple[str | None, str]],
+    mapping: Mapping[str, str],
+) -> list[Finding]:
+    """Ids that were renamed: a source id gone from the output while an id the
+    source never had appears. An id only added (an extra or repeated result) or
+    only lost (a dropped result, an emptied id) is another rule's to report:
+    pairing.orphan_result, .duplicate_result, .unanswered_call, .call_id_missing."""
+    expected = list(dict.fromkeys(mapping.get(i, i) for i, _ in source if i))
+    present = {i for i, _ in output if i}
+    missing = [i for i in expected if i not in present]
+    unexpected: dict[str, str] = {}
+    for output_id, path in output:
+        if output_id and output_id not in expected and output_id not in unexpected:
+            unexpected[output_id] = path
+    verb = "carries" if what == "call" else "references"
+    return [
+        finding(
+            "pairing.id_changed",
+            f"the {what} at {path} {verb} {output_id!r}; the source had {was!r} there",
+            path,
+            expected=was,
+            actual=output_id,
+        )
+        for was, (output_id, path) in zip(missing, unexpected.items(), strict=False)
+    ]
 
 
 PAYLOAD_CHECKS: dict[str, PayloadCheck] = {

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from conformance.conventions import result_is_error_by_convention, strip_error_mark
+from conformance.conventions import read_result
 from harness.model import (
     Block,
     Conversation,
@@ -100,12 +100,8 @@ def _item(block: Block, dialect: str) -> SemItem | None:
     if isinstance(block, ToolCall):
         return SemCall(block.id, block.name, block.arguments, block.arguments_error)
     if isinstance(block, ToolResult):
-        text = result_text(block)
-        if block.is_error is not None:
-            is_error = block.is_error
-        else:
-            is_error = dialect != "anthropic-messages" and result_is_error_by_convention(text)
-        return SemResult(block.call_id, strip_error_mark(text) if is_error else text, is_error)
+        is_error, text = read_result(result_text(block), block.is_error, dialect)
+        return SemResult(block.call_id, text, is_error)
     if isinstance(block, OpaqueBlock):
         return SemOpaque(block.type)
     return None

@@ -147,7 +147,14 @@ def _accepted_texts(turn: XmlTurn) -> set[str]:
 def check_text_preserved(turn: XmlTurn) -> list[Finding]:
     """The text around the calls is kept, and no markup is left in it."""
     found = []
-    kept = text_without_rejected(turn.output_text, turn.parse)
+    # A well-formed call the output did not parse, left in the text, is
+    # xml.call_not_parsed's to report; judge the text without it, so one
+    # defect gives one code. (Markup left beside a parsed call stays a finding.)
+    output_text = turn.output_text
+    for call, match in zip(turn.parse.calls, _matches(turn), strict=True):
+        if match is None and call.raw_arguments:
+            output_text = output_text.replace(call.raw_arguments, "", 1)
+    kept = text_without_rejected(output_text, turn.parse)
     if normalised(kept) not in _accepted_texts(turn):
         found.append(
             finding(
@@ -159,7 +166,7 @@ def check_text_preserved(turn: XmlTurn) -> list[Finding]:
                 actual=kept.strip(),
             )
         )
-    tags = leftover_markup(turn.output_text, turn.parse)
+    tags = leftover_markup(output_text, turn.parse)
     if tags:
         found.append(
             finding(

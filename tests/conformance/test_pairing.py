@@ -149,7 +149,7 @@ def test_a_rewritten_id_is_id_changed_in_conversion_and_round_trip() -> None:
     )
     findings = CONVERSION_CHECKS["pairing.id_changed"](ConversionUnderTest(source, output)) or []
     assert [f.path for f in findings] == ["messages[1].content[0]", "messages[2].content[0]"]
-    assert "had id 'call_1'" in findings[0].message
+    assert "carries 'toolu_1'; the source had 'call_1' there" in findings[0].message
     declared = ConversionUnderTest(source, output, id_mapping={"call_1": "toolu_1"})
     assert CONVERSION_CHECKS["pairing.id_changed"](declared) == []
     back = _openai([USER, _assistant(_call("call_2")), _tool("call_2")])
@@ -207,3 +207,16 @@ def test_response_findings_point_at_the_call_itself() -> None:
     (duplicate,) = PAYLOAD_CHECKS["pairing.call_id_duplicate"](payload) or []
     assert duplicate.path == "choices[0].message.tool_calls[0]"
     assert "choices[0].message.tool_calls[1]" in duplicate.message
+
+
+def test_reordered_calls_and_results_change_no_id() -> None:
+    source = _openai([USER, _assistant(_call("a"), _call("b")), _tool("a"), _tool("b")])
+    output = _openai([USER, _assistant(_call("b"), _call("a")), _tool("b"), _tool("a")])
+    assert CONVERSION_CHECKS["pairing.id_changed"](ConversionUnderTest(source, output)) == []
+
+
+def test_an_emptied_id_is_reported_as_missing_not_changed() -> None:
+    source = _openai([USER, _assistant(_call("a")), _tool("a")])
+    output = _openai([USER, _assistant(_call("")), _tool("")])
+    assert CONVERSION_CHECKS["pairing.id_changed"](ConversionUnderTest(source, output)) == []
+    assert _codes(output) == {"pairing.call_id_missing": ["messages[1].tool_calls[0]"]}

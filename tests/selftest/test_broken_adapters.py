@@ -1,0 +1,151 @@
+"""The harness judges itself: each broken adapter must trigger its code, and no other.
+
+Every adapter of ``tests.selftest.broken`` runs over the bundled corpus (plus
+the test-local cases it names). Its code must fail (MUST) or warn (SHOULD)
+on every case it lists in ``shows_on``, and no other MUST rule may fail,
+except where one defect legitimately gives two codes (``ALLOWANCES``) or
+where a second code looks like a false or double verdict that is reported
+to the rule authors (``SUSPECTED``: asserted still present, so that the fix
+of a rule shows up here and the entry is removed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import pytest
+
+from conformance.catalogue import RULE_CODES
+from harness.adapters.base import check_adapter
+from harness.adapters.reference import ReferenceAdapter
+from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
+from harness.engine.runner import RunOptions
+from harness.engine.session import RunResult, run_corpus
+from harness.engine.verdicts import CONVERT, Verdict
+from tests.selftest.broken import BROKEN_ADAPTERS, NOT_FROM_ADAPTERS
+from tests.selftest.broken_base import BrokenAdapter
+from tests.selftest.broken_requests import DescriptionLost
+from tests.selftest.matrix import record
+from tests.selftest.patched_corpus import PATCHES, patched_corpus
+
+# One defect that legitimately gives two codes: the code broken -> {second code: why}.
+ALLOWANCES: dict[str, dict[str, str]] = {
+    "fidelity.empty_content": {
+        "schema.request": "anthropic's schema also refuses an empty text block",
+    },
+    "ordering.system_placement": {
+        "schema.request": "anthropic's schema also refuses role system inside messages",
+    },
+    "fidelity.arguments": {
+        "schema.request": "the schema also refuses input as a string (arguments as an object)",
+    },
+    # Not in the rule authors' list, reported: the same kind as the empty text
+    # block above (the anthropic schema encodes the documented id pattern).
+    "pairing.id_pattern": {
+        "schema.request": "anthropic's schema also refuses an id outside ^[a-zA-Z0-9_-]+$",
+    },
+}
+
+# Second codes that look like false or double verdicts, reported to the rule
+# authors: adapter -> {code: why}. Each must still appear; remove it once fixed.
+# Suspected false or double verdicts, reported to the rule authors: none open.
+# (Six were found and fixed: id_changed by position and on emptied ids, the error
+# marker read as changed text, id-less Qwen calls read as renamed, markup of an
+# unparsed call reported twice, stream.reassembly repeating fidelity and
+# partial_json findings.) Add an entry here, with its reason, when one is found.
+SUSPECTED: dict[str, dict[str, str]] = {}
+
+
+@pytest.fixture(scope="session")
+def bundled() -> Corpus:
+    return load_corpus(bundled_corpus_root())
+
+
+def run(adapter: object, corpus: Corpus, profiles: Mapping[str, str] | None = None) -> RunResult:
+    loaded = check_adapter(adapter, getattr(adapter, "name", "adapter"))
+    return run_corpus(corpus, loaded, RunOptions(corpus=corpus, profiles=dict(profiles or {})))
+
+
+def flagged_codes(verdicts: Iterable[Verdict]) -> dict[str, dict[str, str]]:
+    """code -> {case id: outcome} for every failing or warning verdict."""
+    found: dict[str, dict[str, str]] = {}
+    for verdict in verdicts:
+        if verdict.outcome in ("fail", "warn"):
+            found.setdefault(verdict.rule_code, {})[verdict.case_id] = verdict.outcome
+    return found
+
+
+def _corpus_for(adapter: type[BrokenAdapter], bundled: Corpus, tmp_path: Path) -> Corpus:
+    if not adapter.corpus_patches:
+        return bundled
+    return patched_corpus(tmp_path / "corpus", adapter.corpus_patches)
+
+
+@pytest.mark.parametrize("adapter", BROKEN_ADAPTERS, ids=lambda adapter: adapter.name)
+def test_broken_adapter_gives_its_code_and_no_other(
+    adapter: type[BrokenAdapter], bundled: Corpus, tmp_path: Path
+) -> None:
+    result = run(adapter(), _corpus_for(adapter, bundled, tmp_path), adapter.profiles)
+    flagged = flagged_codes(result.verdicts)
+    record(
+        adapter.name,
+        adapter.breaks,
+        {code: max(cases.values(), key=("warn", "fail").index) for code, cases in flagged.items()},
+    )
+
+    errors = [f"{v.case_id}: {v.message}" for v in result.verdicts if v.rule_code == CONVERT]
+    assert errors == [], "a broken adapter must convert, not crash"
+
+    shown = flagged.get(adapter.breaks, {})
+    assert shown, f"{adapter.name} ({adapter.defect}) never triggered {adapter.breaks}"
+    missing = sorted(set(adapter.shows_on) - set(shown))
+    assert missing == [], f"{adapter.breaks} did not show on {missing}"
+
+    other_failures = {
+        code
+        for code, cases in flagged.items()
+        if code != adapter.breaks and "fail" in cases.values()
+    }
+    suspected = set(SUSPECTED.get(adapter.name, {}))
+    allowed = set(ALLOWANCES.get(adapter.breaks, {})) | suspected
+    unexpected = {code: sorted(flagged[code]) for code in other_failures - allowed}
+    assert unexpected == {}, f"{adapter.name} also failed other MUST rules"
+    assert suspected <= other_failures, "a suspected verdict is gone: remove it from SUSPECTED"
+
+
+def test_every_rule_code_has_a_broken_adapter() -> None:
+    covered = {adapter.breaks for adapter in BROKEN_ADAPTERS} | set(NOT_FROM_ADAPTERS)
+    assert sorted(set(RULE_CODES) - covered) == []
+    assert sorted(covered - set(RULE_CODES)) == []
+
+
+def test_broken_adapters_have_distinct_names_and_say_what_they_break() -> None:
+    names = [adapter.name for adapter in BROKEN_ADAPTERS]
+    assert len(names) == len(set(names))
+    assert all(adapter.defect and adapter.breaks for adapter in BROKEN_ADAPTERS)
+    assert all(adapter.damaged or adapter.profiles for adapter in BROKEN_ADAPTERS)
+
+
+def test_allowance_tables_name_real_codes_and_adapters() -> None:
+    for first, seconds in ALLOWANCES.items():
+        assert {first, *seconds} <= set(RULE_CODES)
+    assert set(SUSPECTED) <= {adapter.name for adapter in BROKEN_ADAPTERS}
+    assert {code for codes in SUSPECTED.values() for code in codes} <= set(RULE_CODES)
+
+
+def test_reference_adapter_fails_no_must_rule(bundled: Corpus, tmp_path: Path) -> None:
+    for corpus in (bundled, patched_corpus(tmp_path / "corpus", PATCHES)):
+        result = run(ReferenceAdapter(), corpus)
+        failing = [f"{v.item_id}: {v.message}" for v in result.verdicts if v.is_failure]
+        assert failing == []
+        assert result.totals["pass"] > 400
+
+
+def test_an_undamaged_direction_converts_like_the_reference(bundled: Corpus) -> None:
+    # The frame itself changes nothing: only the damaged directions differ.
+    result = run(DescriptionLost(), bundled)
+    flagged = flagged_codes(result.verdicts)
+    assert set(flagged) == {"fidelity.tool_definitions"}
+    qwen_cases = {case for case in flagged["fidelity.tool_definitions"] if case.startswith("qwen")}
+    assert qwen_cases == set()  # qwen-xml -> openai-chat is not damaged
