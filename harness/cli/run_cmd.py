@@ -17,6 +17,16 @@ class RunUsageError(ToolwireError):
     exit_code = EXIT_USAGE
 
 
+def _print_schema(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``--schema``: print the results document's JSON Schema and stop (no run)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from harness.reports.load import schema_text
+
+    click.echo(schema_text(), nl=False)
+    ctx.exit(0)
+
+
 def _parse_profiles(values: tuple[str, ...]) -> dict[str, str]:
     from conformance.profiles import PROFILES
     from harness.model import DIALECTS
@@ -85,6 +95,14 @@ def _parse_profiles(values: tuple[str, ...]) -> dict[str, str]:
     help="Judge output in DIALECT under PROFILE (repeatable).",
 )
 @click.option("-v", "--verbose", is_flag=True, help="Explain every failure, not just the first 20.")
+@click.option(
+    "--schema",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_schema,
+    help="Print the JSON Schema of the results JSON (draft 2020-12) and exit.",
+)
 def run(
     adapter_spec: str,
     corpus_path: Path | None,

@@ -2,7 +2,9 @@
 
 Its header records the toolwire, corpus and rules versions, the adapter's
 name and version, Python and platform, start and end; then one record per
-verdict and totals by outcome.
+verdict and totals by outcome, rule family and feature. Its JSON Schema is
+harness/reports/results.schema.json (`toolwire run --schema`): a key added
+here must be added there too (tests/reports validate real runs against it).
 """
 
 from __future__ import annotations
@@ -10,13 +12,16 @@ from __future__ import annotations
 import hashlib
 import platform
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from conformance.catalogue import RULE_CODES, RULES_BY_CODE
 from harness import __version__
+from harness.corpus.loader import case_files
 from harness.engine.explain import explain
 from harness.engine.session import RunResult
-from harness.engine.verdicts import Verdict
+from harness.engine.verdicts import OUTCOMES, Verdict
+from harness.errors import CorpusError
 
 RESULTS_FORMAT = 1
 
@@ -27,6 +32,21 @@ def rules_version() -> str:
     for code in RULE_CODES:
         rule = RULES_BY_CODE[code]
         digest.update(f"{code}|{rule.level}|{sorted(rule.profile_levels.items())}\n".encode())
+    return digest.hexdigest()[:12]
+
+
+def corpus_version(root: str | Path) -> str | None:
+    """A short fingerprint of the corpus content: every case file's path and
+    bytes, so any edit, addition or removal changes it. None when the folder
+    cannot be read (the results then cannot say which corpus they judged)."""
+    folder = Path(root)
+    digest = hashlib.sha256()
+    try:
+        for path in case_files(folder):
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    except (CorpusError, OSError):
+        return None
     return digest.hexdigest()[:12]
 
 
@@ -57,11 +77,16 @@ def results_document(result: RunResult) -> dict[str, Any]:
     for verdict in result.verdicts:
         if verdict.rule_code in RULES_BY_CODE:
             by_family[f"{RULES_BY_CODE[verdict.rule_code].family}:{verdict.outcome}"] += 1
+    features = {case: list(result.case_features.get(case, ())) for case in result.cases}
     return {
         "format": RESULTS_FORMAT,
         "toolwire": __version__,
         "rules_version": rules_version(),
-        "corpus": {"root": result.corpus_root, "cases": len(result.cases)},
+        "corpus": {
+            "root": result.corpus_root,
+            "cases": len(result.cases),
+            "version": corpus_version(result.corpus_root),
+        },
         "adapter": {
             "name": result.adapter.name,
             "version": result.adapter.version,
@@ -76,5 +101,21 @@ def results_document(result: RunResult) -> dict[str, Any]:
         "exit_code": result.exit_code,
         "totals": result.totals,
         "totals_by_family": dict(sorted(by_family.items())),
+        "totals_by_feature": _totals_by_feature(result.verdicts, features),
+        "case_features": features,
         "verdicts": [verdict_record(v) for v in result.verdicts],
+    }
+
+
+def _totals_by_feature(
+    verdicts: tuple[Verdict, ...], features: dict[str, list[str]]
+) -> dict[str, dict[str, int]]:
+    """feature -> outcome -> verdicts on cases with that feature (every outcome present)."""
+    counts: dict[str, Counter[str]] = {}
+    for verdict in verdicts:
+        for feature in features.get(verdict.case_id, ()):
+            counts.setdefault(feature, Counter())[verdict.outcome] += 1
+    return {
+        feature: {outcome: counts[feature].get(outcome, 0) for outcome in OUTCOMES}
+        for feature in sorted(counts)
     }

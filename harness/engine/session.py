@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -78,6 +78,8 @@ class RunResult:
     finished: datetime
     broken: str | None = None
     profiles: dict[str, str] = field(default_factory=dict)
+    # case id -> the case's features, for the results' totals by feature
+    case_features: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -129,6 +131,7 @@ def run_corpus(
         finished=datetime.now(UTC),
         broken=_broken(judged, verdicts),
         profiles=dict(options.profiles),
+        case_features={case.id: case.features for case in cases},
     )
 
 
