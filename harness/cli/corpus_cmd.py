@@ -1,4 +1,4 @@
-"""`toolwire corpus`: list, show and validate corpus cases.
+"""`toolwire corpus`: list, show, validate and add corpus cases.
 
 A thin layer over ``harness.corpus``: user errors are ``ToolwireError`` s,
 which ``harness.cli.main`` prints on one line.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import yaml
@@ -18,8 +18,12 @@ from harness.corpus.case import Case
 from harness.corpus.loader import Corpus, bundled_corpus_root, display_path, load_corpus
 from harness.corpus.summary import case_summary
 from harness.corpus.validate import validate_corpus
-from harness.corpus.vocabulary import FEATURES
+from harness.corpus.vocabulary import FEATURES, PROFILES
+from harness.errors import ToolwireError
 from harness.model import DIALECTS
+
+if TYPE_CHECKING:
+    from harness.corpus.coverage import CoverageReport
 
 _CORPUS_OPTION = click.option(
     "--corpus",
@@ -45,13 +49,33 @@ def corpus() -> None:
     show_default=True,
     help="Table for people, JSON for scripts.",
 )
-def list_cases(corpus_path: Path | None, output_format: str) -> None:
-    """List the cases with their dialect, features, payload kinds and provenance."""
+@click.option(
+    "--coverage/--no-coverage",
+    default=True,
+    show_default=True,
+    help="Judge the cases (lint, the reference adapter, a pass-through) for rule coverage.",
+)
+def list_cases(corpus_path: Path | None, output_format: str, coverage: bool) -> None:
+    """List the cases with their dialect, features, payload kinds and provenance,
+    then the coverage: counts by direction and provenance, features × dialects,
+    and the positive and negative cases of every rule (docs/corpus-format.md)."""
     cases = _load(corpus_path)
     rows = [_row(case) for case in cases]
     counts = {"features": _feature_counts(cases), "dialects": _dialect_counts(cases)}
+    report = _coverage(cases) if coverage else None
     if output_format == "json":
-        data = {"corpus": display_path(cases.root), "total": len(rows), "cases": rows, **counts}
+        from harness.corpus.coverage import direction_counts, provenance_counts
+
+        data: dict[str, Any] = {
+            "corpus": display_path(cases.root),
+            "total": len(rows),
+            "cases": rows,
+            **counts,
+            "directions": direction_counts(cases),
+            "provenance": provenance_counts(cases),
+        }
+        if report is not None:
+            data["coverage"] = report.to_json()
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
     click.echo(_table(rows))
@@ -60,6 +84,59 @@ def list_cases(corpus_path: Path | None, output_format: str) -> None:
     click.echo(f"{len(rows)} {noun} in {display_path(cases.root)}")
     click.echo("by feature: " + _counts_line(counts["features"]))
     click.echo("by dialect: " + _counts_line(counts["dialects"]))
+    if report is not None:
+        from harness.corpus.coverage_text import coverage_lines
+
+        click.echo("\n".join(coverage_lines(report)))
+
+
+@corpus.command("add")
+@click.argument("cassette", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--corpus",
+    "corpus_path",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Corpus folder to add the case to (default: the bundled corpus).",
+)
+@click.option("--id", "case_id", help="Case id (default: <main-feature>/<cassette name>).")
+@click.option("--dialect", type=click.Choice(DIALECTS), help="The dialect (default: detected).")
+@click.option("--profile", type=click.Choice(PROFILES), help="Profile (default: the dialect's).")
+@click.option(
+    "--feature", "features", multiple=True, type=click.Choice(FEATURES), help="Add a feature."
+)
+@click.option("--description", help="One line saying what the case shows.")
+@click.option("--force", is_flag=True, help="Replace an existing case with the same id.")
+def add_case(
+    cassette: Path,
+    corpus_path: Path | None,
+    case_id: str | None,
+    dialect: str | None,
+    profile: str | None,
+    features: tuple[str, ...],
+    description: str | None,
+    force: bool,
+) -> None:
+    """Import a cassette recorded elsewhere (vcrpy, pytest-recording) as a case.
+
+    The cassette is scrubbed of credentials, its dialect and features are
+    detected, and the case is validated and written atomically. An existing
+    case is never replaced unless --force is given.
+    """
+    from harness.corpus.importer import AddOptions, import_cassette
+
+    options = AddOptions(
+        corpus_root=corpus_path or bundled_corpus_root(),
+        case_id=case_id,
+        dialect=dialect,
+        profile=profile,
+        features=features,
+        description=description,
+        force=force,
+    )
+    result = import_cassette(cassette, options)
+    click.echo(f"scrubbed: {result.scrubbed}")
+    click.echo(result.summary())
 
 
 @corpus.command("show")
@@ -105,6 +182,18 @@ def validate(corpus_path: Path | None) -> None:
 
 def _load(corpus_path: Path | None) -> Corpus:
     return load_corpus(corpus_path or bundled_corpus_root())
+
+
+def _coverage(cases: Corpus) -> CoverageReport:
+    from harness.adapters.loader import load_adapter
+    from harness.corpus.coverage import corpus_coverage
+
+    try:
+        reference = load_adapter("reference")
+    except ToolwireError as error:  # still report what lint alone can judge
+        click.echo(f"toolwire: note: reference adapter unavailable ({error})", err=True)
+        return corpus_coverage(cases)
+    return corpus_coverage(cases, reference)
 
 
 def _row(case: Case) -> dict[str, Any]:

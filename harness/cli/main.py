@@ -47,12 +47,18 @@ def cli() -> None:
 def _register_commands() -> None:
     # Imported here, not at the top, so each command module stays independent.
     from harness.cli.corpus_cmd import corpus
+    from harness.cli.diff_cmd import diff
     from harness.cli.lint_cmd import lint
+    from harness.cli.record_cmd import record
+    from harness.cli.report_cmd import report
     from harness.cli.run_cmd import run
 
     cli.add_command(run)
     cli.add_command(lint)
     cli.add_command(corpus)
+    cli.add_command(record)
+    cli.add_command(report)
+    cli.add_command(diff)
 
 
 _register_commands()

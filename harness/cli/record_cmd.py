@@ -1,0 +1,155 @@
+"""`toolwire record`: record one live exchange as a new corpus case.
+
+A thin layer over ``harness.corpus.record``. The API key is read from an
+environment variable only (a command-line value would land in shell
+history) and is never printed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+
+from harness.corpus.importer import AddOptions
+from harness.corpus.loader import bundled_corpus_root
+from harness.corpus.record import DEFAULT_KEY_ENV, DEFAULT_TIMEOUT, RecordOptions, record_case
+from harness.corpus.scrub import is_secret_header
+from harness.corpus.vocabulary import FEATURES, PROFILES
+from harness.errors import ToolwireError
+from harness.model import DIALECTS
+
+
+class RecordUsageError(ToolwireError):
+    exit_code = 2
+
+
+@click.command("record")
+@click.option("--base-url", required=True, help="API base URL, e.g. https://api.openai.com/v1.")
+@click.option("--dialect", required=True, type=click.Choice(DIALECTS), help="The API's dialect.")
+@click.option(
+    "--request",
+    "request_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help='JSON request body to send (streamed when it says "stream": true).',
+)
+@click.option(
+    "--api-key-env",
+    metavar="VAR",
+    help="Environment variable holding the API key (default: the provider SDK's, "
+    "e.g. OPENAI_API_KEY).",
+)
+@click.option("--id", "case_id", help="Case id (default: <main-feature>/<model>-<tool>).")
+@click.option(
+    "--corpus",
+    "corpus_path",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Corpus folder to add the case to (default: the bundled corpus).",
+)
+@click.option(
+    "--feature", "features", multiple=True, type=click.Choice(FEATURES), help="Add a feature."
+)
+@click.option("--description", help="One line saying what the case shows.")
+@click.option("--profile", type=click.Choice(PROFILES), help="Profile (default: the dialect's).")
+@click.option(
+    "--header",
+    "headers",
+    multiple=True,
+    metavar="'NAME: VALUE'",
+    help="Extra request header, e.g. 'anthropic-beta: interleaved-thinking-2025-05-14'.",
+)
+@click.option("--timeout", type=float, default=DEFAULT_TIMEOUT, show_default=True)
+@click.option(
+    "--allow-error-status",
+    is_flag=True,
+    help="Keep a 4xx/5xx answer as the case (it documents what the API refuses).",
+)
+@click.option("--force", is_flag=True, help="Replace an existing case with the same id.")
+def record(
+    base_url: str,
+    dialect: str,
+    request_file: Path,
+    api_key_env: str | None,
+    case_id: str | None,
+    corpus_path: Path | None,
+    features: tuple[str, ...],
+    description: str | None,
+    profile: str | None,
+    headers: tuple[str, ...],
+    timeout: float,
+    allow_error_status: bool,
+    force: bool,
+) -> None:
+    """Record a live exchange through vcrpy and add it to the corpus as a case.
+
+    Credential headers, cookies, organisation ids and key-like strings are
+    scrubbed before anything is written; the case is validated, then written
+    atomically.
+    """
+    body = _request_body(request_file)
+    options = RecordOptions(
+        base_url=base_url,
+        dialect=dialect,
+        request_body=body,
+        api_key=_api_key(api_key_env, dialect),
+        headers=tuple(_header(item) for item in headers),
+        timeout=timeout,
+        allow_error_status=allow_error_status,
+        add=AddOptions(
+            corpus_root=corpus_path or bundled_corpus_root(),
+            case_id=case_id,
+            profile=profile,
+            features=features,
+            description=description,
+            force=force,
+        ),
+    )
+    recorded = record_case(options)
+    click.echo(f"recorded POST {recorded.url} -> HTTP {recorded.status}")
+    click.echo(f"scrubbed: {recorded.scrubbed}")
+    click.echo(recorded.result.summary())
+
+
+def _request_body(path: Path) -> dict[str, object]:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordUsageError(f"cannot read {path}: {error}") from None
+    except json.JSONDecodeError as error:
+        raise RecordUsageError(
+            f"{path}: not valid JSON ({error.msg}, line {error.lineno})",
+            hint="--request takes the JSON body to send",
+        ) from None
+    if not isinstance(value, dict):
+        raise RecordUsageError(f"{path}: the request body must be a JSON object")
+    return value
+
+
+def _api_key(variable: str | None, dialect: str) -> str | None:
+    name = variable or DEFAULT_KEY_ENV[dialect]
+    key = os.environ.get(name, "").strip()
+    if key:
+        return key
+    if variable is not None:
+        raise RecordUsageError(
+            f"environment variable {name} is not set or empty",
+            hint=f"export {name}=... (the key is read from the environment only)",
+        )
+    click.echo(f"toolwire: note: ${name} is not set; sending the request without a key", err=True)
+    return None
+
+
+def _header(item: str) -> tuple[str, str]:
+    name, separator, value = item.partition(":")
+    name = name.strip()
+    if not separator or not name:
+        raise RecordUsageError(f"--header {item!r} is not 'NAME: VALUE'")
+    if is_secret_header(name):
+        raise RecordUsageError(
+            f"--header {name}: credentials are not taken on the command line",
+            hint="put the key in an environment variable and pass --api-key-env NAME",
+        )
+    return name, value.strip()

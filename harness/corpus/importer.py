@@ -1,0 +1,372 @@
+"""`toolwire corpus add`: a cassette recorded elsewhere becomes a corpus case.
+
+The steps, each refusing with a one-line ``CorpusError``:
+1. read the cassette (``harness.corpus.foreign``: vcrpy or pytest-recording
+   layout, compressed bodies decoded);
+2. scrub every exchange (``harness.corpus.scrub``) and store bodies the way
+   the writer does (indented JSON), with ``Content-Length`` matching them and
+   no ``Content-Encoding`` / ``Transfer-Encoding``, so vcrpy replays them;
+3. detect the dialect and features (``harness.corpus.detect``);
+4. assign an id (``<main-feature>/<slug>``, unique) unless one is given;
+5. run the corpus validator on the finished file in a scratch corpus: what
+   is written always validates and holds no secret;
+6. write it atomically, never over an existing case unless forced.
+
+``toolwire record`` uses the same pipeline for what it records.
+"""
+
+from __future__ import annotations
+
+import datetime
+import email.utils
+import json
+import re
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from conformance.profiles import DEFAULT_PROFILE, PROFILES
+from harness import __version__
+from harness.corpus.case import Interaction, frozen_headers
+from harness.corpus.detect import (
+    count_tool_calls,
+    detect_dialect,
+    detect_features,
+    main_feature,
+    request_model,
+    slugify,
+)
+from harness.corpus.detect import unique_id as _unique_id
+from harness.corpus.foreign import RawExchange, first_header, read_foreign_cassette
+from harness.corpus.loader import display_path
+from harness.corpus.scrub import Scrubber
+from harness.corpus.secrets import redact
+from harness.corpus.validate import validate_corpus
+from harness.corpus.vocabulary import CASE_SUFFIXES, FEATURES, ID_PATTERN, METADATA_FORMAT
+from harness.corpus.writer import dump_case, write_case
+from harness.errors import CorpusError
+
+RECORDER = f"toolwire {__version__}"
+_DROPPED_RESPONSE_HEADERS = ("content-encoding", "transfer-encoding")
+_ID = re.compile(ID_PATTERN)
+
+
+class CaseExistsError(CorpusError):
+    """The id names a case already in the corpus (and --force was not given)."""
+
+
+@dataclass(frozen=True)
+class AddOptions:
+    """How to add a case. Empty values mean: detect, or derive."""
+
+    corpus_root: Path
+    case_id: str | None = None
+    dialect: str | None = None
+    profile: str | None = None
+    features: tuple[str, ...] = ()
+    description: str | None = None
+    force: bool = False
+    # Known secret values (the key a recording used): removed wherever found.
+    secrets: tuple[str, ...] = ()
+    # A complete provenance block (what `toolwire record` knows); else derived.
+    provenance: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class AddResult:
+    case_id: str
+    path: Path
+    dialect: str
+    profile: str
+    features: tuple[str, ...]
+    interactions: int
+    tool_calls: int
+    scrubbed: str
+    replaced: bool
+
+    def summary(self) -> str:
+        """One line for the user: what was written where."""
+        verb = "replaced" if self.replaced else "added"
+        return (
+            f"{verb} {self.case_id} ({self.dialect}, profile {self.profile}; "
+            f"features: {', '.join(self.features)}; {self.interactions} "
+            f"{_plural(self.interactions, 'interaction')}, {self.tool_calls} tool "
+            f"{_plural(self.tool_calls, 'call')}) -> {display_path(self.path)}"
+        )
+
+
+def import_cassette(cassette: Path, options: AddOptions) -> AddResult:
+    """Add the cassette at ``cassette`` to the corpus (see the module docstring)."""
+    exchanges, block = read_foreign_cassette(cassette)
+    return add_exchanges(
+        exchanges, options, display_path(cassette), block=block, slug=slugify(cassette.stem)
+    )
+
+
+def add_exchanges(
+    exchanges: Sequence[RawExchange],
+    options: AddOptions,
+    source: str,
+    block: Mapping[str, Any] | None = None,
+    slug: str = "case",
+) -> AddResult:
+    """Scrub, detect, check and write ``exchanges`` as one case."""
+    try:
+        return _add(exchanges, options, source, block or {}, slug)
+    except CorpusError as error:
+        raise _without_secrets(error, options.secrets) from None
+
+
+def _add(
+    exchanges: Sequence[RawExchange],
+    options: AddOptions,
+    source: str,
+    block: Mapping[str, Any],
+    slug: str,
+) -> AddResult:
+    scrubber = Scrubber.with_secrets(options.secrets)
+    interactions = [scrubbed_interaction(scrubber, exchange) for exchange in exchanges]
+    dialect = options.dialect or detect_dialect(interactions, source)
+    features = _features(dialect, interactions, source, options, block)
+    profile = _profile(dialect, options.profile, block, source)
+
+    root = options.corpus_root
+    case_id = options.case_id or _unique_id(
+        main_feature(features), slug, lambda candidate: _existing(root, candidate) is not None
+    )
+    _check_id(case_id, source)
+    target = root / f"{case_id}.yaml"
+    existing = _existing(root, case_id)
+    if existing is not None and not options.force:
+        raise CaseExistsError(
+            display_path(existing),
+            f"case {case_id!r} already exists",
+            "pass --force to replace it, or --id to add this cassette under another id",
+        )
+
+    calls = count_tool_calls(dialect, interactions, source)
+    metadata: dict[str, Any] = {
+        "format": METADATA_FORMAT,
+        "id": case_id,
+        "description": _description(options, block, dialect, interactions, calls),
+        "features": list(features),
+        "dialect": dialect,
+        "profile": profile,
+        "provenance": dict(options.provenance or _provenance(block, interactions)),
+        "expect": dict(block["expect"]) if isinstance(block.get("expect"), Mapping) else {},
+    }
+    text = dump_case(metadata, interactions)
+    _check_case_text(text, case_id, display_path(target))
+    write_case(target, text, overwrite=options.force)
+    if existing is not None and existing != target:
+        existing.unlink(missing_ok=True)  # a forced .yaml replaces an old .yml
+    return AddResult(
+        case_id=case_id,
+        path=target,
+        dialect=dialect,
+        profile=profile,
+        features=features,
+        interactions=len(interactions),
+        tool_calls=calls,
+        scrubbed=scrubber.log.summary(),
+        replaced=existing is not None,
+    )
+
+
+def scrubbed_interaction(scrubber: Scrubber, exchange: RawExchange) -> Interaction:
+    """One exchange scrubbed and stored as the writer stores it."""
+    request_headers = scrubber.headers(exchange.request_headers)
+    response_headers = {
+        name: values
+        for name, values in scrubber.headers(exchange.response_headers).items()
+        if name.lower() not in _DROPPED_RESPONSE_HEADERS
+    }
+    response_type = first_header(response_headers, "content-type")
+    stream = (response_type or "").split(";", 1)[0].strip().lower() == "text/event-stream"
+    request_body = exchange.request_body
+    if request_body is not None:
+        request_body = _pretty_json(
+            scrubber.body(request_body, first_header(request_headers, "content-type"))
+        )
+    response_body = scrubber.body(exchange.response_body, response_type)
+    if not stream:
+        response_body = _pretty_json(response_body)
+    _set_length(request_headers, request_body)
+    _set_length(response_headers, response_body)
+    return Interaction(
+        method=exchange.method,
+        uri=scrubber.uri(exchange.uri),
+        request_headers=frozen_headers({k: tuple(v) for k, v in request_headers.items()}),
+        request_body_text=request_body,
+        status_code=exchange.status_code,
+        status_message=exchange.status_message,
+        response_headers=frozen_headers({k: tuple(v) for k, v in response_headers.items()}),
+        response_body_text=response_body,
+        index=exchange.index,
+    )
+
+
+def _features(
+    dialect: str,
+    interactions: Sequence[Interaction],
+    source: str,
+    options: AddOptions,
+    block: Mapping[str, Any],
+) -> tuple[str, ...]:
+    wanted = set(detect_features(dialect, interactions, source)) | set(options.features)
+    declared = block.get("features")
+    if isinstance(declared, list):
+        wanted |= {item for item in declared if item in FEATURES}
+    features = tuple(feature for feature in FEATURES if feature in wanted)
+    if not features:
+        raise CorpusError(
+            source,
+            "shows no tool-calling feature (no tool call, result, thinking or stream)",
+            f"pass --feature with one of: {', '.join(FEATURES)}",
+        )
+    return features
+
+
+def _profile(dialect: str, chosen: str | None, block: Mapping[str, Any], source: str) -> str:
+    declared = block.get("profile")
+    declared_fits = isinstance(declared, str) and declared in PROFILES
+    if chosen is None and declared_fits and PROFILES[str(declared)].dialect == dialect:
+        chosen = str(declared)
+    profile = chosen or DEFAULT_PROFILE[dialect]
+    if profile not in PROFILES or PROFILES[profile].dialect != dialect:
+        valid = [name for name, item in PROFILES.items() if item.dialect == dialect]
+        raise CorpusError(
+            source,
+            f"profile {profile!r} is not a {dialect} profile",
+            f"use one of: {', '.join(valid)}",
+        )
+    return profile
+
+
+def _description(
+    options: AddOptions,
+    block: Mapping[str, Any],
+    dialect: str,
+    interactions: Sequence[Interaction],
+    calls: int,
+) -> str:
+    if options.description:
+        return " ".join(options.description.split())
+    declared = block.get("description")
+    if isinstance(declared, str) and declared.strip():
+        return " ".join(declared.split())
+    model = request_model(interactions) or "the model"
+    host = urlsplit(interactions[0].uri).hostname or "the endpoint"
+    exchanges = len(interactions)
+    streamed = " (streamed)" if any(i.is_stream() for i in interactions) else ""
+    return (
+        f"{model} at {host} over {exchanges} {_plural(exchanges, 'exchange')}{streamed}: "
+        f"{calls} tool {_plural(calls, 'call')} ({dialect})."
+    )
+
+
+def _provenance(block: Mapping[str, Any], interactions: Sequence[Interaction]) -> dict[str, Any]:
+    declared = block.get("provenance")
+    if isinstance(declared, Mapping):
+        return dict(declared)
+    first = interactions[0]
+    parts = urlsplit(first.uri)
+    return {
+        "kind": "recorded",
+        "endpoint": urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")),
+        "model": request_model(interactions) or "unknown",
+        "date": _recorded_date(interactions),
+        "recorder": f"vcrpy (imported by {RECORDER})",
+    }
+
+
+def _recorded_date(interactions: Sequence[Interaction]) -> str:
+    """The response's Date header (when the server answered), else today (UTC)."""
+    for interaction in interactions:
+        header = interaction.response_header("Date")
+        if header:
+            try:
+                return email.utils.parsedate_to_datetime(header).date().isoformat()
+            except (TypeError, ValueError):
+                continue
+    return datetime.datetime.now(datetime.UTC).date().isoformat()
+
+
+def _check_id(case_id: str, source: str) -> None:
+    if not _ID.match(case_id):
+        raise CorpusError(
+            source,
+            f"{case_id!r} is not a case id",
+            "ids are lower-case slug segments joined by '/', e.g. parallel/three-cities",
+        )
+
+
+def _existing(root: Path, case_id: str) -> Path | None:
+    for suffix in CASE_SUFFIXES:
+        path = root / f"{case_id}{suffix}"
+        if path.exists():
+            return path
+    return None
+
+
+def _check_case_text(text: str, case_id: str, target: str) -> None:
+    """Validate the finished file alone in a scratch corpus (same checks as
+    `toolwire corpus validate`, secrets included)."""
+    with tempfile.TemporaryDirectory(prefix="toolwire-add-") as folder:
+        root = Path(folder)
+        path = root / f"{case_id}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        report = validate_corpus(root)
+    if report.ok:
+        return
+    first = report.problems[0]
+    more = len(report.problems) - 1
+    hint = first.hint or "fix the cassette"
+    if more:
+        hint = f"{hint}; and {more} more {_plural(more, 'problem')}"
+    raise CorpusError(target, f"the case would not validate: {first.message}", hint)
+
+
+def _pretty_json(text: str) -> str:
+    """Indented JSON, exactly as the writer stores it, so Content-Length
+    can be set to the stored body's length."""
+    try:
+        value = json.loads(text, object_pairs_hook=_no_duplicates)
+        pretty = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
+        pretty.encode("utf-8")
+    except (ValueError, UnicodeEncodeError):
+        return text
+    return pretty if json.loads(pretty) == value else text
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise ValueError("duplicate key")
+    return dict(pairs)
+
+
+def _set_length(headers: dict[str, list[str]], body: str | None) -> None:
+    for name in headers:
+        if name.lower() == "content-length":
+            headers[name] = [str(len((body or "").encode("utf-8")))]
+
+
+def _without_secrets(error: CorpusError, secrets: Sequence[str]) -> CorpusError:
+    def clean(text: str) -> str:
+        for secret in secrets:
+            if secret:
+                text = text.replace(secret, "REDACTED")
+        return redact(text)
+
+    message = error.message.removeprefix(f"{error.source}: ")
+    hint = clean(error.hint) if error.hint else None
+    return type(error)(clean(error.source), clean(message), hint)
+
+
+def _plural(count: int, noun: str) -> str:
+    return noun if count == 1 else f"{noun}s"
