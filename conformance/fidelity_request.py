@@ -37,6 +37,7 @@ from conformance.fidelity_arguments import json_equal
 from conformance.fidelity_view import call_refs, from_qwen_markup, pair_up, short
 from conformance.findings import Finding, finding
 from conformance.paths import block_path, turn_path
+from conformance.timeline import result_sites
 from harness.model import ANTHROPIC_MESSAGES, Conversation, TextBlock, ToolDef, ToolResult
 
 _EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
@@ -248,6 +249,7 @@ def check_empty_content(payload: PayloadUnderTest) -> list[Finding] | None:
         )
         for path in _empty_text_blocks(conversation)
     ]
+    found.extend(_empty_error_results(conversation))
     last = len(conversation.turns) - 1
     for index, turn in enumerate(conversation.turns):
         # A null or missing content is a schema violation (schema.request).
@@ -264,6 +266,40 @@ def check_empty_content(payload: PayloadUnderTest) -> list[Finding] | None:
                 f"{turn_path(index)}.content",
                 expected="at least one content block",
                 actual="" if empty_string else [],
+            )
+        )
+    return found
+
+
+def _empty_error_results(conversation: Conversation) -> list[Finding]:
+    """Anthropic answers 400 "content cannot be empty if `is_error` is true" to a
+    failed tool_result with no content (reported:
+    https://github.com/bytedance/trae-agent/issues/230,
+    https://github.com/jlevy/markform/issues/153). An empty text block inside it
+    is already an empty text block; this is the absent, "" or [] content."""
+    found = []
+    for site in result_sites(conversation):
+        result = site.result
+        if result.is_error is not True:
+            continue
+        if result.content_form == "string":
+            empty = not result.content or not any(
+                isinstance(b, TextBlock) and b.text for b in result.content
+            )
+        else:
+            # Listed blocks: an empty text block among them is reported above.
+            empty = not result.content
+        if not empty:
+            continue
+        path = block_path(conversation, site.turn_index, site.block_index)
+        found.append(
+            finding(
+                "fidelity.empty_content",
+                f"the failed tool_result at {path} has no content; anthropic-messages rejects "
+                "an is_error result without content (say what failed)",
+                f"{path}.content",
+                expected="a non-empty error message",
+                actual=None if result.content_form == "absent" else "",
             )
         )
     return found

@@ -27,7 +27,6 @@ from conformance.fidelity_view import (
     from_qwen_markup,
     pair_up,
     result_refs,
-    same_text,
     semantic_messages,
     short,
     text_path,
@@ -35,6 +34,7 @@ from conformance.fidelity_view import (
 )
 from conformance.findings import Finding, finding
 from conformance.semantic import SemMessage, SemText
+from conformance.text import same_text
 
 
 @dataclass(frozen=True)

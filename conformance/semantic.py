@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from conformance.conventions import read_result
+from conformance.text import same_text
 from harness.model import (
     Block,
     Conversation,
@@ -145,30 +146,41 @@ def _merge_same_roles(messages: list[SemMessage]) -> tuple[SemMessage, ...]:
 
 
 def joined_text(message: SemMessage) -> str:
-    """The message's visible text with the separators converters insert normalised away.
-
-    Converters join several text blocks into one string with "", "\\n" or
-    "\\n\\n"; the rules compare the pieces, so the join is not a finding.
-    """
-    return "".join(piece.text.strip("\n") for piece in message.of_type(SemText))
+    """The message's visible text in one string, for explanations. Comparisons
+    use conformance.text.same_text on the pieces instead."""
+    return "".join(piece.text for piece in message.of_type(SemText))
 
 
 # Dialects that carry reasoning only as text: no signature, no redacted data.
 _TEXT_ONLY_REASONING = frozenset({"openai-chat", "deepseek-chat", "qwen-xml"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MessageSummary:
     """What one message says, by kind, in order within each kind. Comparing
     summaries ignores how a dialect interleaves kinds (openai-chat cannot put
-    text after a call; ordering.block_order judges that separately)."""
+    text after a call; ordering.block_order judges that separately) and the
+    separators converters put between text blocks (conformance.text)."""
 
     role: SemanticRole
-    text: str
+    texts: tuple[str, ...]
     thinking: tuple[SemThinking, ...]
     calls: tuple[SemCall, ...]
     results: tuple[SemResult, ...]
     opaque: tuple[SemOpaque, ...]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MessageSummary):
+            return NotImplemented
+        return (self.role, self.thinking, self.calls, self.results, self.opaque) == (
+            other.role,
+            other.thinking,
+            other.calls,
+            other.results,
+            other.opaque,
+        ) and same_text(self.texts, other.texts)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def comparable(message: SemMessage, *dialects: str) -> MessageSummary:
@@ -182,7 +194,7 @@ def comparable(message: SemMessage, *dialects: str) -> MessageSummary:
         )
     return MessageSummary(
         role=message.role,
-        text=joined_text(message),
+        texts=tuple(piece.text for piece in message.of_type(SemText)),
         thinking=thinking,
         calls=tuple(message.of_type(SemCall)),
         results=tuple(message.of_type(SemResult)),
@@ -209,7 +221,7 @@ def relabel_ids(summaries: list[MessageSummary]) -> list[MessageSummary]:
         results = tuple(SemResult(label(r.call_id), r.text, r.is_error) for r in summary.results)
         relabelled.append(
             MessageSummary(
-                summary.role, summary.text, summary.thinking, calls, results, summary.opaque
+                summary.role, summary.texts, summary.thinking, calls, results, summary.opaque
             )
         )
     return relabelled

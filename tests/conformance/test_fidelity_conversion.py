@@ -10,7 +10,8 @@ import pytest
 from conformance import fidelity
 from conformance.context import ConversionUnderTest
 from conformance.fidelity_arguments import json_equal
-from conformance.fidelity_view import pair_up, same_text
+from conformance.fidelity_view import pair_up
+from conformance.text import same_text
 from tests.conformance.test_fidelity_corpus import (
     anthropic_request,
     anthropic_response,

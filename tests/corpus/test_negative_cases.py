@@ -311,6 +311,12 @@ REPAIRS: dict[str, Edit] = {
         0, lambda b: _set(_calls(b)[1], "id", "functions.read_file:1")
     ),
     "negative/pairing-orphan-result": in_request(0, lambda b: b["messages"].pop(1)),
+    "negative/fidelity-empty-content-error-result": in_request(
+        0,
+        lambda b: _set(
+            b["messages"][2]["content"][0], "content", "The lookup service timed out after 30 s."
+        ),
+    ),
     "negative/pairing-orphan-result-after-compaction": in_request(
         0, lambda b: b["messages"][0]["content"].pop(0)
     ),
