@@ -254,6 +254,8 @@ def check_replay_kept(
     source: Conversation | Response, output: Conversation | Response
 ) -> list[Finding] | None:
     """Reasoning of a tool-call stretch in the source reaches the deepseek-chat output."""
+    if isinstance(output, Conversation) and thinking_disabled(output):
+        return None  # not thinking mode: nothing has to come back
     pairs = [
         (s, o)
         for s, o in aligned_views(source, output)
@@ -293,9 +295,21 @@ def _request_check(check: Callable[[Conversation], list[Finding]]) -> PayloadChe
     return run
 
 
+def thinking_disabled(conversation: Conversation | None) -> bool:
+    """The request turns DeepSeek's thinking mode off (``thinking: {type: disabled}``):
+    the replay requirement is documented for thinking mode only
+    (https://api-docs.deepseek.com/guides/thinking_mode)."""
+    if conversation is None:
+        return False
+    toggle = conversation.extra.get("thinking")
+    return isinstance(toggle, dict) and toggle.get("type") == "disabled"
+
+
 def _replay_missing_payload(payload: PayloadUnderTest) -> list[Finding] | None:
     conversation = payload.conversation
-    if conversation is None or not any(v.tool_stretch for v in assistant_views(conversation)):
+    if conversation is None or thinking_disabled(conversation):
+        return None
+    if not any(v.tool_stretch for v in assistant_views(conversation)):
         return None
     return check_replay_missing(conversation)
 

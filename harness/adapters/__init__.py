@@ -1,1 +1,5 @@
 """toolwire."""
+
+from harness.adapters.base import UnsupportedConversion
+
+__all__ = ["UnsupportedConversion"]

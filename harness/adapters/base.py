@@ -28,6 +28,13 @@ from harness.errors import AdapterLoadError
 from harness.model import DIALECTS, PAYLOAD_KINDS, PayloadKind
 
 
+class UnsupportedConversion(Exception):
+    """Raised by an adapter for one payload its target dialect cannot express
+    faithfully (for example a 128-character tool name toward openai-chat, whose
+    names stop at 64). The verdict is ``unsupported``: never ``pass``, and not
+    ``error``, since the adapter said so on purpose. The message says why."""
+
+
 class Direction(NamedTuple):
     kind: PayloadKind
     source: str

@@ -2,7 +2,8 @@
 
 Spec forms (DESIGN.md): ``reference``; a name registered in the entry-point
 group ``toolwire.adapters``; ``package.module:attribute``; ``http://HOST:PORT``
-and ``cmd:COMMAND`` (not yet supported). The attribute (or entry point) may
+(an HTTP proxy, ``http_adapter.py``) and ``cmd:COMMAND`` (a converter in
+another language, ``cmd/``). The attribute (or entry point) may
 be an adapter object, a class, or a factory function taking no arguments.
 """
 
@@ -36,15 +37,18 @@ def load_adapter(spec: str) -> LoadedAdapter:
     if not spec:
         raise AdapterLoadError("empty adapter spec", hint=_spec_forms())
     if spec.startswith(("http://", "https://")):
-        raise AdapterLoadError(
-            f"adapter {spec!r}: HTTP proxy adapters are not supported yet",
-            hint="use a Python adapter (package.module:attribute) for now",
-        )
+        from harness.adapters.http_adapter import HttpProxyAdapter
+
+        return check_adapter(HttpProxyAdapter(spec), spec)
     if spec.startswith("cmd:"):
-        raise AdapterLoadError(
-            f"adapter {spec!r}: subprocess adapters are not supported yet",
-            hint="use a Python adapter (package.module:attribute) for now",
-        )
+        from harness.adapters.cmd import CmdAdapter
+
+        process = CmdAdapter.launch(spec.removeprefix("cmd:"))
+        try:
+            return check_adapter(process, spec)
+        except AdapterLoadError:
+            process.close()  # a declaration toolwire refuses: stop what it started
+            raise
     if ":" in spec:
         return check_adapter(_instantiate(_import_target(spec), spec), spec)
     return _load_named(spec)

@@ -6,14 +6,13 @@ payload rules on the output (under the target profile), conversion rules
 against the source, and a round trip A->B->A where the adapter also has the
 reverse direction. Findings are gathered into one verdict per rule.
 
-Each case is isolated: an adapter that raises or hangs gives an ``error``
-verdict with its reason, never an exception out of here.
+Each case is isolated: an adapter that raises, hangs, exits or returns
+something that is not a JSON payload gives an ``error`` verdict with its
+reason, never an exception out of here (docs/hostile-input.md).
 """
 
 from __future__ import annotations
 
-import copy
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,13 +20,14 @@ from typing import Any
 from conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
 from conformance.profiles import DEFAULT_PROFILE
 from conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS, ROUNDTRIP_CHECKS
-from harness.adapters.base import Direction, LoadedAdapter
+from harness.adapters.base import Direction, LoadedAdapter, UnsupportedConversion
 from harness.corpus.case import Case
 from harness.corpus.loader import Corpus
-from harness.engine.collect import VerdictCollector
+from harness.engine.collect import VerdictCollector, describe_error
 from harness.engine.payloads import SourcePayload, case_payloads, parse_payload
-from harness.engine.timeout import CallTimedOut, call_with_timeout
+from harness.engine.timeout import CallTimedOut, TimeBudget
 from harness.engine.verdicts import Verdict
+from harness.engine.wire_values import NotWireValue, copy_input, copy_output
 from harness.errors import ToolwireError, WireFormatError
 
 DEFAULT_TIMEOUT = 10.0
@@ -53,7 +53,12 @@ def run_case(
     collector = VerdictCollector(case.id, adapter.name)
     if case.is_negative:
         return []  # negative cases are broken inputs for `toolwire lint`, not conversions
-    deadline = time.monotonic() + options.timeout
+    if hasattr(adapter.implementation, "exchange"):
+        # A proxy converts whole exchanges: both legs are judged there.
+        from harness.engine.exchange import run_exchanges  # it builds on this module
+
+        return run_exchanges(case, adapter, options, collector)
+    budget = TimeBudget(options.timeout)
     for kind in case.payload_kinds:
         directions = sorted(
             (d for d in adapter.directions if d.kind == kind and d.source == case.dialect),
@@ -62,13 +67,27 @@ def run_case(
         if not directions:
             collector.unsupported(f"no {kind} direction from {case.dialect}")
             continue
-        sources = case_payloads(case, kind)
+        try:
+            sources = case_payloads(case, kind)
+        except (ToolwireError, RecursionError) as error:  # a broken case: no adapter's fault
+            collector.error(
+                f"{kind} payloads",
+                f"the case cannot be read, so nothing was converted: {describe_error(error)} "
+                "(run `toolwire corpus validate`)",
+            )
+            break
         for direction in directions:
             for source in sources:
                 try:
-                    _judge_one(case, adapter, direction, source, options, deadline, collector)
+                    _judge_one(case, adapter, direction, source, options, budget, collector)
                 except _CaseFailed:
                     continue
+                except Exception as error:  # a harness bug must not end the run: report it
+                    collector.error(
+                        f"{direction.kind} {direction.source}->{direction.target}, {source.label}",
+                        f"toolwire failed while judging this payload: {describe_error(error)} "
+                        "(a toolwire bug: please report it)",
+                    )
     return collector.verdicts()
 
 
@@ -78,13 +97,13 @@ def _judge_one(
     direction: Direction,
     source: SourcePayload,
     options: RunOptions,
-    deadline: float,
+    budget: TimeBudget,
     collector: VerdictCollector,
 ) -> None:
     where = f"{direction.kind} {direction.source}->{direction.target}, {source.label}"
     profile = _target_profile(case, direction.target, options)
     request = source.request_raw if direction.kind != "request" else None
-    output_raw = _convert(adapter, direction, source.raw, deadline, where, collector, request)
+    output_raw = _convert(adapter, direction, source.raw, budget, where, collector, request)
     output = _read_output(direction, output_raw, profile, source, where, collector)
     if output is None:
         return
@@ -94,14 +113,14 @@ def _judge_one(
         output=output,
         expected=_twin_payload(case, direction, source, options),
         expect=_expect_mapping(case),
-        id_mapping=_declared_ids(adapter, direction, source, where, collector),
+        id_mapping=_declared_ids(adapter, direction, source, budget, where, collector),
     )
     collector.judge(CONVERSION_CHECKS, conversion, direction.target, profile, where)
     reverse = Direction(direction.kind, direction.target, direction.source)
     if not adapter.supports(reverse) or direction.source == direction.target:
         return
     back_where = f"{where}, and back"
-    returned_raw = _convert(adapter, reverse, output_raw, deadline, back_where, collector)
+    returned_raw = _convert(adapter, reverse, output_raw, budget, back_where, collector)
     returned = _read_output(reverse, returned_raw, case.profile, source, back_where, collector)
     if returned is None:
         return
@@ -113,44 +132,58 @@ def _declared_ids(
     adapter: LoadedAdapter,
     direction: Direction,
     source: SourcePayload,
+    budget: TimeBudget,
     where: str,
     collector: VerdictCollector,
 ) -> Mapping[str, str] | None:
+    argument = copy_input(source.raw)[0]
     try:
-        return adapter.id_mapping(copy.deepcopy(source.raw), direction)
-    except Exception as error:
-        collector.error(where, f"the adapter's id_mapping raised {type(error).__name__}: {error}")
-        return None
+        return budget.call(lambda: adapter.id_mapping(argument, direction))
+    except CallTimedOut as error:
+        collector.error(where, f"the adapter's id_mapping timed out: {error}")
+    except BaseException as error:  # as for convert: a verdict, not a crash
+        collector.error(where, f"the adapter's id_mapping raised {describe_error(error)}")
+    return None
 
 
 def _convert(
     adapter: LoadedAdapter,
     direction: Direction,
     payload: Any,
-    deadline: float,
+    budget: TimeBudget,
     where: str,
     collector: VerdictCollector,
     request: Any = None,
 ) -> Any:
     # The adapter gets its own copy: one that mutates its input cannot
     # change the source the rules compare against.
-    argument = copy.deepcopy(payload)
-    context = copy.deepcopy(request)
-    remaining = deadline - time.monotonic()
+    argument, input_chars = copy_input(payload)
+    context = copy_input(request)[0] if request is not None else None
     try:
-        result = call_with_timeout(
-            lambda: adapter.convert_direction(argument, direction, context), remaining
-        )
+        result = budget.call(lambda: adapter.convert_direction(argument, direction, context))
     except CallTimedOut as error:
         collector.error(where, f"the adapter timed out: {error} (raise --timeout if it is slow)")
         raise _CaseFailed from error
+    except UnsupportedConversion as error:
+        collector.unsupported(f"{where}: {describe_error(error).partition(': ')[2]}")
+        raise _CaseFailed from error
     except BaseException as error:  # an adapter's exception is a verdict, not a crash
-        collector.error(where, f"the adapter raised {type(error).__name__}: {error}")
+        collector.error(where, f"the adapter raised {describe_error(error)}")
         raise _CaseFailed from error
     if result is None:
         collector.error(where, "the adapter returned None")
         raise _CaseFailed
-    return copy.deepcopy(result)
+    try:
+        # A checked private copy: what an abandoned call does later cannot
+        # change what was judged.
+        return copy_output(result, input_chars)
+    except NotWireValue as error:
+        collector.error(
+            where,
+            f"the adapter's output cannot be judged: {error} "
+            "(adapters return plain JSON values: docs/adapters.md)",
+        )
+        raise _CaseFailed from None
 
 
 def _read_output(

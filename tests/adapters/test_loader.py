@@ -41,8 +41,8 @@ def test_public_entry_point_is_harness_load_adapter() -> None:
         ("refrence", "unknown adapter 'refrence'"),
         ("", "empty adapter spec"),
         (":x", "malformed"),
-        ("http://127.0.0.1:9", "not supported yet"),
-        ("cmd:node adapter.js", "not supported yet"),
+        ("http://example.com:9", "must listen on 127.0.0.1"),
+        ("cmd:/nonexistent/adapter --x", "cannot start '/nonexistent/adapter'"),
     ],
 )
 def test_bad_specs_give_one_clear_error(spec: str, expected: str) -> None:

@@ -7,7 +7,11 @@ from typing import Any
 
 import pytest
 
+from conformance.fidelity_response import check_stop_reason
+from conformance.semantic import comparable, relabel_ids
+from harness.adapters import UnsupportedConversion
 from harness.adapters.reference import DIRECTIONS
+from harness.engine.payloads import parse_payload
 from harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
@@ -15,6 +19,7 @@ from harness.model import (
     PayloadKind,
     Response,
 )
+from tests.adapters.test_reference_engine import DECLINED
 from tests.adapters.test_reference_support import (
     adapter_for,
     call_ids,
@@ -24,7 +29,6 @@ from tests.adapters.test_reference_support import (
     positive_cases,
     schema_violations,
     semantic,
-    view,
 )
 
 
@@ -69,6 +73,13 @@ def _convert(case_id: str, index: int, kind: PayloadKind, target: str) -> tuple[
     return source, adapter_for(case, interaction).convert(source, kind, case.dialect, target)
 
 
+def _said(dialect: str, kind: PayloadKind, payload: Any, *through: str) -> list[Any]:
+    """What a payload says, compared as the rules and the twin check compare it:
+    documented text joins accepted, ids relabelled by first appearance (twins
+    were recorded with their own ids), what ``through`` cannot carry dropped."""
+    return relabel_ids([comparable(m, *through) for m in semantic(dialect, kind, payload)])
+
+
 @pytest.mark.parametrize(("case_id", "twin_id", "index", "kind"), TWIN_PARAMS)
 def test_conversion_says_what_the_twin_says(
     case_id: str, twin_id: str, index: int, kind: PayloadKind
@@ -76,16 +87,10 @@ def test_conversion_says_what_the_twin_says(
     case, twin = corpus()[case_id], corpus()[twin_id]
     source, output = _convert(case_id, index, kind, twin.dialect)
     expected = payload_of(twin.interactions[index], kind)
-    # The twin was recorded with its own ids; a deepseek source never had the
-    # twin's signatures (docs/conventions.md).
-    from_deepseek = case.dialect == DEEPSEEK_CHAT
-    got = view(
-        semantic(twin.dialect, kind, output), ordinal_ids=True, drop_signatures=from_deepseek
+    dialects = (case.dialect, twin.dialect)
+    assert _said(twin.dialect, kind, output, *dialects) == _said(
+        twin.dialect, kind, expected, *dialects
     )
-    want = view(
-        semantic(twin.dialect, kind, expected), ordinal_ids=True, drop_signatures=from_deepseek
-    )
-    assert got == want
     # Ids are kept unchanged (the corpus ids are legal everywhere).
     assert call_ids(semantic(twin.dialect, kind, output)) == call_ids(
         semantic(case.dialect, kind, source)
@@ -100,14 +105,16 @@ def test_stop_reason_and_usage_survive(
 ) -> None:
     case, twin = corpus()[case_id], corpus()[twin_id]
     source, output = _convert(case_id, index, kind, twin.dialect)
-    got, want = (
-        parse(twin.dialect, kind, output),
-        parse(twin.dialect, kind, payload_of(twin.interactions[index], kind)),
+    # Judged by the rule itself: a forced call may end with openai "stop" in one
+    # payload and "tool_calls" in another, and both are the same stop reason.
+    judged = check_stop_reason(
+        parse_payload(case.dialect, kind, source, case.profile),
+        parse_payload(twin.dialect, kind, output, twin.profile),
     )
+    assert judged == []
+    got = parse(twin.dialect, kind, output)
     original = parse(case.dialect, kind, source)
-    assert isinstance(got, Response) and isinstance(want, Response)
-    assert isinstance(original, Response)
-    assert got.stop_reason.canonical == want.stop_reason.canonical
+    assert isinstance(got, Response) and isinstance(original, Response)
     assert got.usage is not None and original.usage is not None
     assert (got.usage.input_tokens, got.usage.output_tokens) == (
         original.usage.input_tokens,
@@ -140,7 +147,12 @@ def test_every_output_validates_against_the_target_schema(
     case_id: str, index: int, kind: PayloadKind, target: str
 ) -> None:
     case = corpus()[case_id]
-    _, output = _convert(case_id, index, kind, target)
+    try:
+        _, output = _convert(case_id, index, kind, target)
+    except UnsupportedConversion as declined:
+        # Only the documented refusals (see test_reference_engine.DECLINED).
+        assert case_id in DECLINED and "cannot be expressed in openai-chat" in str(declined)
+        return
     assert schema_violations(target, kind, output) == [], case.id
 
 

@@ -591,3 +591,31 @@ def test_every_twin_is_a_faithful_conversion_for_these_families(
         assert {code: found for code, found in problems.items() if found} == {}
     for code, check in ROUNDTRIP_CHECKS.items():
         assert not check(roundtrip(source, source, "anthropic-messages")), code
+
+
+def test_replay_is_not_required_when_the_request_turns_thinking_mode_off() -> None:
+    """DeepSeek documents the replay for thinking mode; `thinking: {type: disabled}`
+    turns it off, so an earlier tool stretch without reasoning_content is fine."""
+    from conformance.reasoning import PAYLOAD_CHECKS as REASONING_CHECKS
+    from harness.engine.payloads import parse_payload
+
+    messages = [
+        {"role": "user", "content": "Roll a die."},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_00_a",
+                    "type": "function",
+                    "function": {"name": "roll", "arguments": "{}"},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_00_a", "content": "4"},
+    ]
+    off = {"model": "deepseek-v4-flash", "messages": messages, "thinking": {"type": "disabled"}}
+    on = {**off, "thinking": {"type": "enabled"}}
+    check = REASONING_CHECKS["reasoning.replay_missing"]
+    assert check(parse_payload("deepseek-chat", "request", off, "deepseek-thinking")) is None
+    assert check(parse_payload("deepseek-chat", "request", on, "deepseek-thinking"))

@@ -76,3 +76,14 @@ class RaisesOnlyOnParallel(PassThrough):
         if "Osaka" in str(payload):
             raise ValueError("cannot handle parallel calls")
         return payload
+
+
+class Declines(PassThrough):
+    """Refuses every payload on purpose, the documented way."""
+
+    name = "declines"
+
+    def convert(self, payload: Any, kind: str, source: str, target: str) -> Any:
+        from harness.adapters import UnsupportedConversion
+
+        raise UnsupportedConversion("no faithful form for this payload")

@@ -33,7 +33,11 @@ Anthropic message carries no creation time).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 from conformance.conventions import mark_error
+from harness.adapters.base import UnsupportedConversion
 from harness.adapters.reference.content import texts, to_openai_content
 from harness.adapters.reference.errors import ConversionError
 from harness.adapters.reference.ids import from_anthropic_id
@@ -120,7 +124,26 @@ def _tool_turn(result: ToolResult, where: str) -> Turn:
     return Turn(role="tool", blocks=(converted,), content_form=form)
 
 
+# OpenAI function names: ^[a-zA-Z0-9_-]{1,64}$ (chat API reference). Anthropic
+# allows 128 characters, so a longer name has no faithful openai-chat form.
+_OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+
+
+def _check_names(names: Iterable[str | None]) -> None:
+    for name in names:
+        if name is not None and not _OPENAI_NAME.match(name):
+            raise UnsupportedConversion(
+                f"tool name {name[:40]!r}{'...' if len(name) > 40 else ''} ({len(name)} "
+                "characters) cannot be expressed in openai-chat, whose function names match "
+                "^[a-zA-Z0-9_-]{1,64}$; renaming it would change the tool"
+            )
+
+
 def conversation_to_openai(conversation: Conversation, target: str) -> Conversation:
+    _check_names(
+        [tool.name for tool in conversation.tools or ()]
+        + [call.name for turn in conversation.turns for call in turn.tool_calls]
+    )
     turns: list[Turn] = []
     if conversation.system:
         if any(not isinstance(b, TextBlock) for b in conversation.system):
@@ -159,6 +182,7 @@ def conversation_to_openai(conversation: Conversation, target: str) -> Conversat
 
 def response_to_openai(response: Response, target: str) -> Response:
     choice = response.choices[0]
+    _check_names([call.name for call in choice.message.tool_calls])
     message = _assistant_turn(choice.message, "content", target, with_reasoning=True)
     if not message.tool_calls and not message.text:
         # Nothing to say: content null, as OpenAI writes it.

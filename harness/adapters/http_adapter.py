@@ -1,0 +1,278 @@
+"""``http://HOST:PORT``: an HTTP proxy under test (docs/proxies.md).
+
+The spec names where the proxy listens and, in its query, what it speaks:
+
+    http://127.0.0.1:8080?front=anthropic-messages&back=openai-chat
+
+``front`` is the dialect clients send it (default ``anthropic-messages``),
+``back`` the dialect it sends upstream (default ``openai-chat``). Other keys:
+``path`` (the front endpoint; default ``/v1/messages`` or
+``/v1/chat/completions``), ``match`` (``conversation``, the default, or
+``strict``: how the replay upstream recognises a forwarded request),
+``timeout`` (seconds per request, default 30, capped by the case timeout),
+``upstream_port`` (a fixed port for the replay upstream, needed when the
+proxy was started by hand), ``ready`` (a path polled until it answers when
+``--proxy-cmd`` starts the proxy) and ``name`` / ``version`` (shown in
+reports). The proxy must run on this machine: its upstream is the replay
+server on 127.0.0.1, so only ``127.0.0.1`` and ``localhost`` are accepted.
+
+The adapter does not convert single payloads: it offers the engine's
+``exchange`` capability (harness/engine/exchange.py), sending one case
+request through the proxy while the replay upstream answers from the twin.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from harness.corpus.case import Interaction
+from harness.engine.exchange import ExchangeRecord
+from harness.engine.payloads import events_to_wire
+from harness.errors import AdapterLoadError, ToolwireError
+from harness.model import ANTHROPIC_MESSAGES, DIALECTS, OPENAI_CHAT, PayloadKind
+from harness.proxy.client import ProxyAnswer, post_json
+from harness.proxy.matching import MATCH_MODES, Matcher, MatchMode
+from harness.proxy.process import HOST, ProxyProcess, command_words, free_port
+from harness.proxy.replay import ReceivedRequest, ReplayUpstream
+from harness.sse import parse_sse
+
+QUERY_KEYS = (
+    "front",
+    "back",
+    "path",
+    "match",
+    "timeout",
+    "upstream_port",
+    "ready",
+    "name",
+    "version",
+)
+DEFAULT_TIMEOUT = 30.0
+READY_TIMEOUT = 30.0
+EXIT_WAIT = 0.5
+# A key the proxy can pass on: the replay upstream ignores credentials.
+DUMMY_KEY = "toolwire-replay-key"
+
+
+class ProxyUsageError(ToolwireError):
+    exit_code = 2
+
+
+class HttpProxyAdapter:
+    """An HTTP proxy judged on both legs; see the module docstring for the spec."""
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        parts = urlsplit(spec)
+        if parts.scheme != "http":
+            raise AdapterLoadError(
+                f"adapter {spec!r}: only plain http:// proxies on this machine can be tested",
+                hint="run the proxy locally without TLS",
+            )
+        if parts.hostname not in (HOST, "localhost"):
+            raise AdapterLoadError(
+                f"adapter {spec!r}: the proxy must listen on 127.0.0.1, not {parts.hostname!r}",
+                hint="its upstream is the replay server on 127.0.0.1, so it runs on this machine",
+            )
+        try:
+            self.port: int | None = parts.port or None
+        except ValueError as error:
+            raise AdapterLoadError(f"adapter {spec!r}: bad port ({error})") from None
+        options = self._options(parts.query)
+        self.front = self._dialect(options, "front", ANTHROPIC_MESSAGES)
+        self.back = self._dialect(options, "back", OPENAI_CHAT)
+        default_path = (
+            "/v1/messages" if self.front == ANTHROPIC_MESSAGES else "/v1/chat/completions"
+        )
+        self.path = options.get("path", default_path)
+        self.match: MatchMode = self._match(options.get("match", "conversation"))
+        self.request_timeout = self._number(options, "timeout", DEFAULT_TIMEOUT)
+        upstream = options.get("upstream_port")
+        self.upstream_port = None if upstream is None else self._port(upstream)
+        self.ready_path = options.get("ready")
+        self.name = options.get("name", "http-proxy")
+        self.version = options.get("version", "unknown")
+        self._replay: ReplayUpstream | None = None
+        self._process: ProxyProcess | None = None
+        self._lock = threading.Lock()
+
+    # --- the adapter protocol ----------------------------------------------------------
+
+    @property
+    def directions(self) -> frozenset[tuple[str, str, str]]:
+        return frozenset(
+            {
+                ("request", self.front, self.back),
+                ("response", self.back, self.front),
+                ("stream", self.back, self.front),
+            }
+        )
+
+    def convert(self, payload: Any, kind: PayloadKind, source: str, target: str) -> Any:
+        raise ToolwireError(
+            "an http:// proxy converts whole exchanges, not single payloads",
+            hint="run it through the engine (toolwire run), which calls exchange()",
+        )
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    def start(self, proxy_command: str | None = None) -> None:
+        """Start the replay upstream and, with a command, the proxy itself."""
+        if self._replay is not None:
+            return
+        if proxy_command is None and self.upstream_port is None:
+            raise ProxyUsageError(
+                f"adapter {self.spec!r}: toolwire cannot tell a proxy it did not start where "
+                "the replay upstream is",
+                hint="pass --proxy-cmd 'COMMAND {upstream_url} {port}', or add "
+                "?upstream_port=PORT and point the proxy at http://127.0.0.1:PORT",
+            )
+        if proxy_command is None and self.port is None:
+            raise ProxyUsageError(
+                f"adapter {self.spec!r} names no port", hint="write http://127.0.0.1:PORT"
+            )
+        replay = ReplayUpstream(self._matcher(), port=self.upstream_port or 0).start()
+        self._replay = replay
+        if proxy_command is None:
+            return
+        port = self.port or free_port()
+        words = command_words(proxy_command, replay.url, replay.port, port)
+        process = ProxyProcess(words, port, READY_TIMEOUT, self.ready_path)
+        try:
+            process.start()
+        except ToolwireError:
+            self.close()
+            raise
+        self._process, self.port = process, port
+
+    def close(self) -> None:
+        process, self._process = self._process, None
+        if process is not None:
+            process.cleanup()
+        replay, self._replay = self._replay, None
+        if replay is not None:
+            replay.stop()
+
+    # --- one exchange --------------------------------------------------------------------
+
+    def exchange(
+        self, request: Any, upstream: Sequence[Interaction], timeout: float
+    ) -> ExchangeRecord:
+        """Send ``request`` through the proxy while the replay answers from ``upstream``."""
+        with self._lock:  # one cassette at a time: exchanges never overlap
+            if self._replay is None:
+                self.start()
+            assert self._replay is not None and self.port is not None
+            self._replay.serve(upstream, self._matcher())
+            answer = post_json(
+                HOST,
+                self.port,
+                self.path,
+                request,
+                self._headers(request),
+                min(timeout, self.request_timeout),
+            )
+            received = self._replay.received()
+        return _record(answer, received, self._exit_note() if answer.failure else "")
+
+    def _headers(self, request: Any) -> dict[str, str]:
+        stream = isinstance(request, dict) and request.get("stream") is True
+        headers = {"Accept": "text/event-stream" if stream else "application/json"}
+        if self.front == ANTHROPIC_MESSAGES:
+            headers.update({"anthropic-version": "2023-06-01", "x-api-key": DUMMY_KEY})
+        else:
+            headers["Authorization"] = f"Bearer {DUMMY_KEY}"
+        return headers
+
+    def _exit_note(self) -> str:
+        if self._process is None:
+            return ""
+        # A proxy that just died may not be reaped yet when its socket closes.
+        status = self._process.exit_status(wait=EXIT_WAIT)
+        if status is None:
+            return ""
+        tail = " | ".join(self._process.log_tail(5).splitlines())
+        return f" (the proxy process exited with status {status}; its log ends: {tail})"
+
+    def _matcher(self) -> Matcher:
+        return Matcher(self.match, self.back)
+
+    # --- reading the spec --------------------------------------------------------------
+
+    def _options(self, query: str) -> dict[str, str]:
+        options = dict(parse_qsl(query, keep_blank_values=True))
+        for key in options:
+            if key not in QUERY_KEYS:
+                raise AdapterLoadError(
+                    f"adapter {self.spec!r}: unknown option {key!r}",
+                    hint=f"options: {', '.join(QUERY_KEYS)}",
+                )
+        return options
+
+    def _dialect(self, options: dict[str, str], key: str, default: str) -> str:
+        value = options.get(key, default)
+        if value not in DIALECTS:
+            raise AdapterLoadError(
+                f"adapter {self.spec!r}: {key}={value!r} is not a dialect",
+                hint=f"use one of: {', '.join(DIALECTS)}",
+            )
+        return value
+
+    def _match(self, value: str) -> MatchMode:
+        for mode in MATCH_MODES:
+            if value == mode:
+                return mode
+        raise AdapterLoadError(
+            f"adapter {self.spec!r}: match={value!r} is not a match mode",
+            hint=f"use one of: {', '.join(MATCH_MODES)}",
+        )
+
+    def _number(self, options: dict[str, str], key: str, default: float) -> float:
+        try:
+            value = float(options.get(key, default))
+        except ValueError:
+            value = -1.0
+        if not value > 0:
+            raise AdapterLoadError(
+                f"adapter {self.spec!r}: {key}={options.get(key)!r} is not a positive number"
+            )
+        return value
+
+    def _port(self, text: str) -> int:
+        if not text.isdigit() or not 0 < int(text) < 65536:
+            raise AdapterLoadError(
+                f"adapter {self.spec!r}: upstream_port={text!r} is not a port number",
+                hint="write a port between 1 and 65535",
+            )
+        return int(text)
+
+
+def _record(answer: ProxyAnswer, received: Sequence[ReceivedRequest], note: str) -> ExchangeRecord:
+    served = next((r.matched for r in received if r.matched is not None), None)
+    misses = [r.miss for r in received if r.miss is not None]
+    mismatch = misses[0] if misses and served is None else None
+    failure = f"{answer.failure}{note}" if answer.failure else None
+    kind: PayloadKind = "stream" if answer.is_event_stream else "response"
+    return ExchangeRecord(
+        forwarded=tuple(r.body_or_text for r in received),
+        served=served,
+        mismatch=mismatch,
+        status=answer.status,
+        downstream=_downstream(answer, kind),
+        downstream_kind=kind if answer.status is not None else None,
+        content_type=answer.content_type,
+        failure=failure,
+    )
+
+
+def _downstream(answer: ProxyAnswer, kind: PayloadKind) -> Any:
+    if kind == "stream":
+        return events_to_wire(parse_sse(answer.text))
+    try:
+        return json.loads(answer.text)
+    except json.JSONDecodeError:
+        return answer.text
