@@ -29,11 +29,29 @@ lint: $(STAMP)
 
 ## unit: the test suite alone
 unit: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 ## test: everything CI checks
 test: lint unit
 	$(BIN)/toolwire corpus validate
+
+## bench: timings of the reference adapter on the bundled corpus: end to end,
+## against the floor (cases loaded, adapter called, no checks), the pytest path
+## and growth at 1x, 10x and 100x the corpus (docs/performance.md; not a test)
+.PHONY: bench
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
+
+## reports: regenerate reports/ (not part of `make test`): every third-party
+## adapter of reports/thirdparty.toml, each extra in its own environment
+## .venv-thirdparty/<extra>/ (installed from PyPI on first use), plus the
+## reference adapter; then reports/index.html and reports/README.md compare them
+.PHONY: reports integration
+reports: $(STAMP)
+	$(BIN)/python -m harness.reports.thirdparty --reference $(REPORTS_ARGS)
+
+## integration: the slow checks against real third-party libraries
+integration: reports
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -308,7 +308,25 @@ def test_a_twin_is_a_faithful_conversion_of_its_case(source_case: Any, twin_case
     pairs = _pairs(source_case, twin_case)
     assert pairs
     for source, output in pairs:
-        assert conversion_codes(source, output) - NOT_JUDGED_ON_TWINS == set(), source.label
+        not_judged = set(NOT_JUDGED_ON_TWINS)
+        if source.dialect != "anthropic-messages" and output.dialect == "anthropic-messages":
+            # A twin written natively in anthropic-messages may place text between or
+            # after calls, an order its openai-family source cannot express: it is not
+            # what a converter from that source produces (docs/conventions.md).
+            not_judged.add("ordering.block_order")
+        answer = output.response
+        # OpenAI's own answer to a forced tool_choice ends with "stop"; a converter
+        # from tool_use writes "tool_calls" (the rule's mapping), so such a native
+        # twin is not what a converter produces.
+        forced_call_answer = (
+            answer is not None
+            and bool(answer.choices)
+            and answer.stop_reason.raw == "stop"
+            and bool(answer.message.tool_calls)
+        )
+        if forced_call_answer:
+            not_judged.add("fidelity.stop_reason")
+        assert conversion_codes(source, output) - not_judged == set(), source.label
 
 
 def test_twin_conversions_exercise_every_conversion_rule() -> None:
