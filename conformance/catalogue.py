@@ -246,6 +246,15 @@ RULES: tuple[Rule, ...] = (
         "A failed tool result stays marked as failed: is_error survives, or is carried "
         "by a documented convention where the target has no flag.",
         ANTHROPIC_TOOLS,
+        # openai-family targets have no error field: the flag travels only by
+        # toolwire's own convention (docs/conventions.md), so losing it there
+        # is a SHOULD; where anthropic's documented is_error exists, a MUST.
+        profile_levels={
+            "openai": "SHOULD",
+            "deepseek-thinking": "SHOULD",
+            "deepseek-reasoner-legacy": "SHOULD",
+            "qwen3-coder": "SHOULD",
+        },
     ),
     _rule(
         "fidelity.tool_definitions",

@@ -31,9 +31,14 @@ def mark_error(text: str) -> str:
 
 
 def strip_error_mark(text: str) -> str:
-    """A failed result's text without the convention's leading marker."""
+    """A failed result's text without the convention's leading marker(s): a
+    converter that writes "Error: " before a text already starting "ERROR:"
+    says the same thing, so every leading marker is removed."""
     match = _ERROR_MARK.match(text)
-    return text[match.end() :].lstrip() if match else text
+    while match:
+        text = text[match.end() :].lstrip()
+        match = _ERROR_MARK.match(text)
+    return text
 
 
 def read_result(text: str, flag: bool | None, dialect: str) -> tuple[bool, str]:

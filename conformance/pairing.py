@@ -20,7 +20,13 @@ from conformance.context import (
 )
 from conformance.findings import Finding, finding
 from conformance.paths import block_path, response_block_path
-from conformance.timeline import call_sites, call_turns, preceding_call_turn, result_sites
+from conformance.timeline import (
+    CallSite,
+    call_sites,
+    call_turn_by_window,
+    call_turns,
+    result_sites,
+)
 from harness.model import Conversation, Response, ToolCall, ToolResult
 
 # Documented patterns. Anthropic: tool_use ids ^[a-zA-Z0-9_-]+$, tool names
@@ -77,11 +83,16 @@ def check_call_id_duplicate(payload: Conversation | Response) -> list[Finding]:
 
 
 def check_orphan_result(conversation: Conversation) -> list[Finding]:
+    owners = call_turn_by_window(conversation)
+    sites_by_id: dict[str, list[CallSite]] = {}
+    for call_site in call_sites(conversation):
+        if call_site.call.id:
+            sites_by_id.setdefault(call_site.call.id, []).append(call_site)
     found = []
     for site in result_sites(conversation):
         call_id = site.result.call_id
         path = block_path(conversation, site.turn_index, site.block_index)
-        owner = preceding_call_turn(conversation, site.turn_index)
+        owner = owners.get(site.turn_index)
         offered = [s.call.id for s in owner.calls] if owner else []
         if call_id and call_id in offered:
             continue
@@ -94,8 +105,7 @@ def check_orphan_result(conversation: Conversation) -> list[Finding]:
         )
         elsewhere = [
             block_path(conversation, s.turn_index, s.block_index)
-            for s in call_sites(conversation)
-            if call_id and s.call.id == call_id
+            for s in sites_by_id.get(call_id or "", [])
         ]
         hint = f"; {call_id!r} exists at {elsewhere[0]}" if elsewhere else ""
         found.append(

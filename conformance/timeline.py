@@ -58,24 +58,30 @@ def result_sites(conversation: Conversation) -> list[ResultSite]:
 
 
 def call_turns(conversation: Conversation) -> list[CallTurn]:
+    """Every assistant turn that makes calls, with its answer window (one pass)."""
     turns = conversation.turns
+    sites: dict[int, list[CallSite]] = {}
+    for site in call_sites(conversation):
+        sites.setdefault(site.turn_index, []).append(site)
+    assistants = [i for i, turn in enumerate(turns) if turn.role in ASSISTANT_ROLES]
     found = []
-    for index, turn in enumerate(turns):
-        if turn.role not in ASSISTANT_ROLES or not turn.tool_calls:
+    for position, index in enumerate(assistants):
+        if index not in sites:
             continue
-        window = []
-        for later in range(index + 1, len(turns)):
-            if turns[later].role in ASSISTANT_ROLES:
-                break
-            window.append(later)
-        calls = tuple(s for s in call_sites(conversation) if s.turn_index == index)
-        found.append(CallTurn(index, calls, tuple(window), index == len(turns) - 1))
+        end = assistants[position + 1] if position + 1 < len(assistants) else len(turns)
+        found.append(
+            CallTurn(
+                index, tuple(sites[index]), tuple(range(index + 1, end)), index == len(turns) - 1
+            )
+        )
     return found
+
+
+def call_turn_by_window(conversation: Conversation) -> dict[int, CallTurn]:
+    """Turn index -> the call turn whose answer window holds it."""
+    return {index: owner for owner in call_turns(conversation) for index in owner.window}
 
 
 def preceding_call_turn(conversation: Conversation, turn_index: int) -> CallTurn | None:
     """The call turn whose answer window holds ``turn_index``, if any."""
-    for call_turn in call_turns(conversation):
-        if turn_index in call_turn.window:
-            return call_turn
-    return None
+    return call_turn_by_window(conversation).get(turn_index)

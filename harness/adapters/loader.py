@@ -60,7 +60,7 @@ def _load_named(name: str) -> LoadedAdapter:
     for entry_point in entry_points(group=ENTRY_POINT_GROUP, name=name):
         try:
             target = entry_point.load()
-        except Exception as error:  # a broken third-party install: say which
+        except (Exception, SystemExit) as error:  # a broken install: say which
             raise AdapterLoadError(
                 f"adapter {name!r}: its entry point {entry_point.value!r} failed to load: "
                 f"{type(error).__name__}: {error}",
@@ -87,7 +87,9 @@ def _import_target(spec: str) -> object:
             f"adapter {spec!r}: cannot import module {module_name!r} ({error})",
             hint="check the module name, install its package, or add its folder to PYTHONPATH",
         ) from error
-    except Exception as error:
+    except (Exception, SystemExit) as error:
+        # SystemExit too: a module that exits while imported must not end the
+        # run with exit 0, which would read as a pass.
         raise AdapterLoadError(
             f"adapter {spec!r}: importing {module_name!r} failed: {type(error).__name__}: {error}"
         ) from error
@@ -108,7 +110,9 @@ def _instantiate(target: object, spec: str) -> object:
     if callable(target):
         try:
             return target()
-        except Exception as error:
+        except AdapterLoadError:
+            raise  # already one line naming the fix (e.g. "install toolwire[extra]")
+        except (Exception, SystemExit) as error:
             raise AdapterLoadError(
                 f"adapter {spec!r}: creating it failed: {type(error).__name__}: {error}"
             ) from error

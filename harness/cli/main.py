@@ -46,8 +46,10 @@ def cli() -> None:
 
 def _register_commands() -> None:
     # Imported here, not at the top, so each command module stays independent.
+    from harness.cli.adapter_protocol_cmd import adapter_protocol
     from harness.cli.corpus_cmd import corpus
     from harness.cli.diff_cmd import diff
+    from harness.cli.fuzz_cmd import fuzz
     from harness.cli.lint_cmd import lint
     from harness.cli.record_cmd import record
     from harness.cli.report_cmd import report
@@ -59,6 +61,8 @@ def _register_commands() -> None:
     cli.add_command(record)
     cli.add_command(report)
     cli.add_command(diff)
+    cli.add_command(fuzz)
+    cli.add_command(adapter_protocol)
 
 
 _register_commands()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
@@ -43,13 +44,27 @@ def _parse_profiles(values: tuple[str, ...]) -> dict[str, str]:
     return profiles
 
 
+def _parse_jobs(_ctx: click.Context, _param: click.Parameter, value: str) -> int:
+    """``--jobs``: a count of worker processes, or ``auto`` for one per CPU."""
+    if value.strip().lower() == "auto":
+        return os.cpu_count() or 1
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise click.BadParameter(f"{value!r} is not a number of processes: use 1, 2, ... or auto")
+    return jobs
+
+
 @click.command("run")
 @click.option(
     "--adapter",
     "adapter_spec",
     default="reference",
     show_default=True,
-    help="reference, an installed adapter name, or package.module:attribute.",
+    help="reference, an installed adapter name, package.module:attribute, "
+    "http://127.0.0.1:PORT?front=...&back=... or cmd:COMMAND.",
 )
 @click.option(
     "--corpus",
@@ -88,11 +103,27 @@ def _parse_profiles(values: tuple[str, ...]) -> dict[str, str]:
     help="Seconds an adapter may take per case.",
 )
 @click.option(
+    "--jobs",
+    default="1",
+    show_default=True,
+    metavar="N|auto",
+    callback=_parse_jobs,
+    help="Run cases in N worker processes (auto: one per CPU); same verdicts, same order. "
+    "An http:// adapter always runs serially.",
+)
+@click.option(
     "--profile",
     "profiles",
     multiple=True,
     metavar="DIALECT=PROFILE",
     help="Judge output in DIALECT under PROFILE (repeatable).",
+)
+@click.option(
+    "--proxy-cmd",
+    "proxy_command",
+    metavar="COMMAND",
+    help="Start the proxy of an http:// adapter for the run: {upstream_url} and {port} are "
+    "replaced (docs/proxies.md).",
 )
 @click.option("-v", "--verbose", is_flag=True, help="Explain every failure, not just the first 20.")
 @click.option(
@@ -111,7 +142,9 @@ def run(
     report_dir: Path | None,
     output_format: str,
     timeout: float,
+    jobs: int,
     profiles: tuple[str, ...],
+    proxy_command: str | None,
     verbose: bool,
 ) -> None:
     """Run the conformance checks of an adapter over a corpus.
@@ -119,9 +152,12 @@ def run(
     Exit 0 when every MUST check passes or is baselined, 1 when one fails or a
     baseline entry is stale, 2 on a usage error, 3 when the adapter broke.
     """
+    from harness.adapters.lifecycle import adapter_session
     from harness.adapters.loader import load_adapter
     from harness.corpus.loader import bundled_corpus_root, load_corpus
+    from harness.engine.adapter_output import stdout_to_stderr
     from harness.engine.baseline import load_baseline
+    from harness.engine.lingering import exit_if_threads_linger, running_threads
     from harness.engine.results import results_document
     from harness.engine.runner import RunOptions
     from harness.engine.session import Selection, run_corpus
@@ -135,10 +171,13 @@ def run(
         raise RunUsageError(
             str(error), hint="run `toolwire corpus validate --corpus PATH`"
         ) from error
-    adapter = load_adapter(adapter_spec)
+    threads_before = running_threads()
+    with stdout_to_stderr():  # what an adapter prints must not mix with the results JSON
+        adapter = load_adapter(adapter_spec)
     baseline = load_baseline(baseline_path, corpus.ids) if baseline_path else []
     options = RunOptions(timeout=timeout, profiles=_parse_profiles(profiles), corpus=corpus)
-    result = run_corpus(corpus, adapter, options, Selection.parse(select), baseline)
+    with stdout_to_stderr(), adapter_session(adapter, proxy_command):
+        result = run_corpus(corpus, adapter, options, Selection.parse(select), baseline, jobs=jobs)
     document = results_document(result)
     if report_dir is not None:
         report_dir.mkdir(parents=True, exist_ok=True)
@@ -149,4 +188,7 @@ def run(
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:
         print_run_summary(result, verbose=verbose, report_dir=report_dir)
+    exit_if_threads_linger(
+        threads_before, result.exit_code, lambda line: click.echo(line, err=True)
+    )
     raise SystemExit(result.exit_code)

@@ -29,6 +29,13 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
 
 BUNDLED_PACKAGE = "harness._corpus"
 
+# libyaml recurses in C for each level of flow nesting ([ or {) and crashes
+# the process (a segmentation fault) somewhere past 20,000 levels; the pure
+# Python loader stops with RecursionError instead. Text whose brackets could
+# nest this deep is read by the Python loader.
+FLOW_DEPTH_FOR_PYTHON_LOADER = 5_000
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
 
 def display_path(path: Path) -> str:
     """``path`` relative to the working directory when it lies below it."""
@@ -53,8 +60,13 @@ def bundled_corpus_root() -> Path:
 
 def read_yaml(text: str, source: str) -> Any:
     """Parse YAML; a syntax error names the file and line (never the file's text)."""
+    loader = yaml.SafeLoader if _may_nest_deeper_than(text) else _Loader
     try:
-        return yaml.load(text, Loader=_Loader)  # _Loader is a safe loader
+        return yaml.load(text, Loader=loader)  # both are safe loaders
+    except RecursionError:
+        raise CorpusError(
+            source, "nests deeper than toolwire can read", "a case file is a flat cassette"
+        ) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "invalid YAML"
@@ -66,8 +78,35 @@ def read_yaml(text: str, source: str) -> Any:
             f"invalid YAML: {problem}",
             f"fix the syntax at line {line}, column {column}",
         ) from None
+    except yaml.reader.ReaderError as error:
+        # libyaml gives the character as a number, the Python reader as text.
+        character = error.character
+        code = ord(character) if isinstance(character, str) else int(character)
+        raise CorpusError(
+            source,
+            f"invalid YAML: character U+{code:04X} at offset {error.position} "
+            "is not allowed in YAML",
+            "remove control characters; a case file is UTF-8 text",
+        ) from None
     except yaml.YAMLError as error:
         raise CorpusError(source, f"invalid YAML: {type(error).__name__}", "fix the YAML") from None
+
+
+def _may_nest_deeper_than(text: str, limit: int = FLOW_DEPTH_FOR_PYTHON_LOADER) -> bool:
+    """Whether brackets in ``text`` nest ``limit`` deep (counting those inside
+    strings too: an over-estimate only costs the slower loader)."""
+    if text.count("[") + text.count("{") < limit:
+        return False  # the common case, at the cost of two scans in C
+    brackets = text.encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
+    depth = 0
+    for byte in brackets:
+        if byte in b"[{":
+            depth += 1
+            if depth >= limit:
+                return True
+        elif depth:
+            depth -= 1
+    return False
 
 
 def case_id_for(path: Path, root: Path) -> str:

@@ -22,6 +22,27 @@ from harness.engine.verdicts import CONVERT, UNSUPPORTED, Located, Outcome, Verd
 from harness.errors import WireFormatError
 from harness.schemas import validate_payload
 
+# Messages quote code we do not control (exceptions, codec errors on huge
+# values): a report stays readable and bounded whatever the adapter did.
+MAX_MESSAGE_CHARS = 1000
+# Findings kept per rule and case; the rest are counted in one last finding.
+MAX_FINDINGS_KEPT = 100
+
+
+def shorten_message(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 40]}… ({len(text) - limit + 40:,} more characters)"
+
+
+def describe_error(error: BaseException) -> str:
+    """``Type: message`` of an exception from adapter code, even one that cannot print."""
+    try:
+        text = str(error)
+    except Exception:
+        text = "(its message could not be printed)"
+    return shorten_message(f"{type(error).__name__}: {text}")
+
 
 @dataclass
 class _RuleRecord:
@@ -31,6 +52,7 @@ class _RuleRecord:
     findings: list[Located] = field(default_factory=list)
     failing_level: Level | None = None
     directions: list[str] = field(default_factory=list)
+    omitted: int = 0  # findings beyond MAX_FINDINGS_KEPT
 
 
 class VerdictCollector:
@@ -68,7 +90,7 @@ class VerdictCollector:
                 found = check(subject)
             except Exception as error:  # a crashing check is a harness bug: say so, go on
                 self._errors.append(
-                    Located(where, f"check {code} crashed: {type(error).__name__}: {error}", "")
+                    Located(where, f"check {code} crashed: {describe_error(error)}", "")
                 )
                 continue
             if found is None:
@@ -88,8 +110,11 @@ class VerdictCollector:
             record.failing_level = level
             record.level, record.profile = level, profile
         for item in found:
+            if len(record.findings) >= MAX_FINDINGS_KEPT:
+                record.omitted += 1
+                continue
             diff = diff_text(item.expected, item.actual) if item.has_diff else ""
-            record.findings.append(Located(where, item.message, item.path, diff))
+            record.findings.append(Located(where, shorten_message(item.message), item.path, diff))
 
     def unreadable_output(
         self, direction: Direction, raw: Any, profile: str, where: str, error: WireFormatError
@@ -107,10 +132,10 @@ class VerdictCollector:
         self._record(code, "MUST", profile, where, findings)
 
     def error(self, where: str, message: str) -> None:
-        self._errors.append(Located(where, message, ""))
+        self._errors.append(Located(where, shorten_message(message), ""))
 
     def unsupported(self, message: str) -> None:
-        self._unsupported.append(message)
+        self._unsupported.append(shorten_message(message))
 
     # --- results --------------------------------------------------------------
 
@@ -141,6 +166,10 @@ class VerdictCollector:
         for code in sorted(self._rules):
             record = self._rules[code]
             outcome: Outcome
+            findings = record.findings
+            if record.omitted:
+                more = f"... and {record.omitted} more findings of this rule, not kept"
+                findings = [*findings, Located(findings[-1].where, more, "")]
             if record.findings:
                 outcome = "fail" if record.level == "MUST" else "warn"
                 message = record.findings[0].message
@@ -155,7 +184,7 @@ class VerdictCollector:
                     level=record.level,
                     profile=record.profile,
                     message=message,
-                    findings=tuple(record.findings),
+                    findings=tuple(findings),
                     directions=tuple(record.directions),
                 )
             )

@@ -55,6 +55,8 @@ def lint_text(
             raise LintInputError(
                 f"{source}: not valid JSON ({error.msg}, line {error.lineno})"
             ) from None
+        except RecursionError:
+            raise LintInputError(f"{source}: JSON nested deeper than toolwire can read") from None
         kind = "stream" if isinstance(value, list) else _kind_of(value, source)
         return _lint_payload(kind, value, source, dialect, profile)
     if any(line.startswith("data:") for line in stripped.splitlines()[:20]):
@@ -62,7 +64,7 @@ def lint_text(
         return _lint_payload("stream", events, source, dialect, profile)
     try:
         document = yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         document = None
     if isinstance(document, dict) and isinstance(document.get("interactions"), list):
         return _lint_cassette(document, source, dialect, profile)
@@ -141,6 +143,8 @@ def _parse(
         )
     except ToolwireError as error:
         raise LintInputError(f"{source}: not a valid {dialect} {kind}: {error}") from error
+    except RecursionError:
+        raise LintInputError(f"{source}: nested deeper than toolwire can read") from None
 
 
 def _judge(payload: PayloadUnderTest, source: str) -> list[LintViolation]:
@@ -218,3 +222,5 @@ def _json_body(body: Any, where: str) -> Any:
         return json.loads(body)
     except json.JSONDecodeError as error:
         raise LintInputError(f"{where}: body is not JSON ({error.msg})") from None
+    except RecursionError:
+        raise LintInputError(f"{where}: body nests deeper than toolwire can read") from None

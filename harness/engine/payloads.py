@@ -9,6 +9,8 @@ its dialect's codec.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,20 +102,48 @@ def _with_tools(parse: Any, payload: Any, tools: tuple[ToolDef, ...] | None) -> 
     return parse(payload)
 
 
+# The parsed payloads of the last few cases. A run asks for a case's requests
+# again for each other kind (a response is read with its request's tools) and
+# for twins; parsing a long conversation is the costly part. Entries hold the
+# case itself, so its id() cannot be reused while it is remembered.
+_REMEMBERED_CASES = 16
+_memo: OrderedDict[tuple[int, str], tuple[Case, list[SourcePayload]]] = OrderedDict()
+_memo_lock = threading.Lock()
+
+
 def case_payloads(case: Case, kind: PayloadKind) -> list[SourcePayload]:
     """Every payload of ``kind`` in the case, parsed (errors name the interaction)."""
+    key = (id(case), kind)
+    with _memo_lock:
+        entry = _memo.get(key)
+        if entry is not None and entry[0] is case:
+            _memo.move_to_end(key)
+            return list(entry[1])
+    found = _parse_case_payloads(case, kind)
+    with _memo_lock:
+        _memo[key] = (case, found)
+        while len(_memo) > _REMEMBERED_CASES * 3:
+            _memo.popitem(last=False)
+    return list(found)
+
+
+def _parse_case_payloads(case: Case, kind: PayloadKind) -> list[SourcePayload]:
+    requests = (
+        {} if kind == "request" else {s.interaction: s for s in case_payloads(case, "request")}
+    )
     found = []
     for interaction in case.interactions:
         raw = _raw_of(interaction, kind)
         if raw is None:
             continue
         label = f"interaction {interaction.index + 1} {kind}"
+        request = requests.get(interaction.index)
+        tools = request.under_test.tools if request is not None else None
         try:
-            tools = _request_tools(case, interaction) if kind != "request" else None
             under_test = parse_payload(case.dialect, kind, raw, case.profile, tools, label)
         except ToolwireError as error:
             raise ToolwireError(f"case {case.id}: {label} does not parse: {error}") from error
-        request_raw = interaction.request_json() if kind != "request" else None
+        request_raw = request.raw if request is not None else None
         found.append(SourcePayload(interaction.index, kind, raw, under_test, request_raw))
     return found
 
@@ -126,10 +156,3 @@ def _raw_of(interaction: Interaction, kind: PayloadKind) -> Any:
     if kind == "response":
         return None if interaction.is_stream() else interaction.response_json()
     return events_to_wire(interaction.response_events()) if interaction.is_stream() else None
-
-
-def _request_tools(case: Case, interaction: Interaction) -> tuple[ToolDef, ...] | None:
-    if not interaction.request_body_text:
-        return None
-    conversation = get_codec(case.dialect).parse_request(interaction.request_json())
-    return conversation.tools

@@ -1,10 +1,14 @@
-"""A conformance run over a corpus: selection, baseline, broken-adapter detection."""
+"""A conformance run over a corpus: selection, baseline, broken-adapter detection.
+
+With ``jobs`` above 1 the cases run in worker processes (harness.engine.workers);
+the verdicts and their order are those of a serial run.
+"""
 
 from __future__ import annotations
 
 import fnmatch
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -12,8 +16,10 @@ from harness.adapters.base import LoadedAdapter
 from harness.corpus.case import Case
 from harness.corpus.loader import Corpus
 from harness.engine.baseline import BaselineEntry, apply_baseline
+from harness.engine.gc_threshold import fewer_gc_passes
 from harness.engine.runner import RunOptions, run_case
 from harness.engine.verdicts import CONVERT, OUTCOMES, Verdict
+from harness.engine.workers import WorkerSetup, run_in_workers
 from harness.errors import ToolwireError
 
 
@@ -104,6 +110,7 @@ def run_corpus(
     selection: Selection | None = None,
     baseline: Sequence[BaselineEntry] = (),
     on_case: Callable[[Case, list[Verdict]], None] | None = None,
+    jobs: int = 1,
 ) -> RunResult:
     selection = selection or Selection()
     started = datetime.now(UTC)
@@ -113,13 +120,12 @@ def run_corpus(
             "the selection matches no case", hint="`toolwire corpus list` shows ids"
         )
     verdicts: list[Verdict] = []
-    for case in cases:
-        case_verdicts = [
-            v for v in run_case(case, adapter, options) if selection.selects_rule(v.rule_code)
-        ]
-        verdicts.extend(case_verdicts)
-        if on_case is not None:
-            on_case(case, case_verdicts)
+    with fewer_gc_passes():
+        for case, judged_verdicts in _judge_cases(corpus, cases, adapter, options, jobs):
+            case_verdicts = [v for v in judged_verdicts if selection.selects_rule(v.rule_code)]
+            verdicts.extend(case_verdicts)
+            if on_case is not None:
+                on_case(case, case_verdicts)
     judged = [case for case in cases if not case.is_negative]
     verdicts = apply_baseline(verdicts, baseline, (case.id for case in judged))
     return RunResult(
@@ -133,6 +139,22 @@ def run_corpus(
         profiles=dict(options.profiles),
         case_features={case.id: case.features for case in cases},
     )
+
+
+def _judge_cases(
+    corpus: Corpus, cases: list[Case], adapter: LoadedAdapter, options: RunOptions, jobs: int
+) -> Iterator[tuple[Case, list[Verdict]]]:
+    """Each case with its verdicts, in order: here, or in ``jobs`` worker processes."""
+    # A proxy (the exchange capability) is one process that answers one
+    # exchange at a time: it runs here whatever ``jobs`` says.
+    if jobs < 2 or len(cases) < 2 or hasattr(adapter.implementation, "exchange"):
+        for case in cases:
+            yield case, run_case(case, adapter, options)
+        return
+    setup = WorkerSetup(adapter.spec, adapter.name, str(corpus.root), options)
+    by_id = {case.id: case for case in cases}
+    for case_id, verdicts in run_in_workers(setup, list(by_id), jobs):
+        yield by_id[case_id], verdicts
 
 
 def _broken(cases: Sequence[Case], verdicts: Sequence[Verdict]) -> str | None:

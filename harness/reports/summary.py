@@ -29,11 +29,15 @@ def family_of(rule: str) -> str:
 
 
 def status(document: Record) -> str:
-    """PASS, FAIL or BROKEN: the run's verdict, from its exit code."""
-    code = document.get("exit_code")
-    if document.get("broken") or code == 3:
+    """PASS, FAIL or BROKEN: the run's verdict.
+
+    BROKEN only when the adapter failed on every case (the results' ``broken``
+    line). An adapter that errors on some payloads fails the run (exit 3) but
+    its other verdicts stand, so the reports show FAIL with the error counts.
+    """
+    if document.get("broken"):
         return "BROKEN"
-    return "FAIL" if code == 1 else "PASS"
+    return "FAIL" if document.get("exit_code") in (1, 3) else "PASS"
 
 
 def adapter_label(document: Record) -> str:

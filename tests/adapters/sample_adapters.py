@@ -47,3 +47,8 @@ class RaisesOnInit:
 
 
 NOT_AN_ADAPTER = 42
+
+
+class ExitsOnInit:
+    def __init__(self) -> None:
+        raise SystemExit(0)

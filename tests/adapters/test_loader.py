@@ -37,6 +37,8 @@ def test_public_entry_point_is_harness_load_adapter() -> None:
         (f"{SAMPLES}:UnknownKind", "unknown kind 'batch'"),
         (f"{SAMPLES}:MissingConvert", "lacks convert"),
         (f"{SAMPLES}:RaisesOnInit", "creating it failed: RuntimeError: needs an API key"),
+        (f"{SAMPLES}:ExitsOnInit", "creating it failed: SystemExit: 0"),
+        ("tests.adapters.exits_on_import:Anything", "failed: SystemExit: 0"),
         (f"{SAMPLES}:NOT_AN_ADAPTER", "is not an adapter"),
         ("refrence", "unknown adapter 'refrence'"),
         ("", "empty adapter spec"),

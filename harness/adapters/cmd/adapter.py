@@ -4,7 +4,8 @@
 once, reads its handshake (name, version, directions, capabilities), then
 sends one ``convert`` per payload and waits for the answer with that id, at
 most ``call_timeout`` seconds. An ``error`` answer becomes the case's
-``error`` verdict; the process stays. A process that dies, goes silent past
+``error`` verdict, an ``unsupported`` one (the adapter declines the payload)
+raises ``UnsupportedConversion``; the process stays. A process that dies, goes silent past
 the timeout or loses the thread of the conversation (not JSON, a wrong id) is
 stopped and started again for the next call; after three such failures in a
 row the adapter is marked broken and every later call says why at once.
@@ -17,6 +18,7 @@ import shlex
 import threading
 from typing import Any
 
+from harness.adapters.base import UnsupportedConversion
 from harness.adapters.cmd.channel import ChannelClosed, ChannelTimeout, LineChannel
 from harness.adapters.cmd.protocol import (
     PROTOCOL_VERSION,
@@ -203,6 +205,9 @@ class CmdAdapter:
                 f"toolwire asked id {wanted}"
             )
         kind = check_message(answer, "adapter", number, full=self.validate)
+        if kind == "unsupported":
+            self._failures = 0
+            raise UnsupportedConversion(str(answer.get("message") or "(no reason given)"))
         if kind == "error":
             self._failures = 0
             detail = answer.get("message") or "(no message)"

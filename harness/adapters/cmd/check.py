@@ -13,6 +13,7 @@ import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from harness.adapters.base import UnsupportedConversion
 from harness.adapters.cmd.adapter import AdapterReportedError, CmdAdapter
 from harness.adapters.cmd.protocol import SENT_BY, ProtocolError, decode_line, schema_problem
 from harness.corpus.loader import Corpus
@@ -74,6 +75,8 @@ def _try(
             report.lines.append(f"{where}: id_mapping answer is valid")
     except AdapterReportedError as error:
         report.lines.append(f"{where}: error answer is valid ({error})")
+    except UnsupportedConversion as error:
+        report.lines.append(f"{where}: unsupported answer is valid ({error})")
     except ToolwireError as error:
         report.problem = f"{where}: {error}"
         return False

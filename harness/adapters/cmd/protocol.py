@@ -2,7 +2,8 @@
 
 Every message is one JSON object per line. The adapter speaks first
 (``handshake``); toolwire then sends ``convert`` or ``id_mapping`` with an
-``id`` and waits for the ``result`` or ``error`` carrying that id;
+``id`` and waits for the ``result``, ``error`` or ``unsupported`` carrying
+that id;
 ``shutdown`` ends the session. ``protocol.schema.json`` (shipped with the
 package, printed by ``toolwire adapter-protocol --schema``) is the reference.
 
@@ -29,7 +30,7 @@ VALIDATE_ENV = "TOOLWIRE_CMD_VALIDATE"
 Sender: TypeAlias = Literal["adapter", "toolwire"]
 # Which messages each side may send.
 SENT_BY: dict[Sender, tuple[str, ...]] = {
-    "adapter": ("handshake", "result", "error"),
+    "adapter": ("handshake", "result", "error", "unsupported"),
     "toolwire": ("convert", "id_mapping", "shutdown"),
 }
 CAPABILITIES = ("request_context", "id_mapping")

@@ -280,7 +280,8 @@ def _apply_delta(
     state: _Reassembler, position: int, index: int, open_block: _OpenBlock, delta: dict[str, Any]
 ) -> None:
     block, delta_type = open_block.block, delta["type"]
-    spec = _DELTAS.get(delta_type)
+    # A delta type that is not a string (a list, an object) cannot be a key.
+    spec = _DELTAS.get(delta_type) if isinstance(delta_type, str) else None
     if spec is None:
         state.note("unknown_delta", f"unknown delta type {delta_type!r}", position)
         return

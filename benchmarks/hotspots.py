@@ -1,0 +1,102 @@
+"""Where the harness spends its time: CPU per check, per engine step, per adapter call.
+
+`python benchmarks/hotspots.py [--corpus PATH]` runs the reference adapter
+over the corpus in one process with a timer around every rule check (by code
+and scope), the adapter's calls, the parsing of sources and outputs, the
+copies that isolate the adapter, the threads of the per-call timeout and
+the loading of the corpus, then prints the biggest costs. Timers read each
+thread's own CPU clock, so they hold on a busy machine; a profiler cannot
+see inside the adapter's worker threads, these timers can.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import types
+from collections import Counter, defaultdict
+from collections.abc import Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+from conformance import registry
+from harness.adapters.loader import load_adapter
+from harness.corpus import loader
+from harness.corpus.loader import bundled_corpus_root
+from harness.engine import collect, results, runner, session, timeout
+
+SECONDS: dict[str, float] = defaultdict(float)
+CALLS: Counter[str] = Counter()
+
+
+def _timed(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        start = time.thread_time()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            SECONDS[name] += time.thread_time() - start
+            CALLS[name] += 1
+
+    return wrapper
+
+
+def _wrap_checks(checks: MutableMapping[str, Any], scope: str) -> None:
+    for code, check in list(checks.items()):
+        checks[code] = _timed(f"check {code} ({scope})", check)
+
+
+# (module, attribute, label): engine steps timed where they are looked up. A
+# step the engine no longer has is skipped, so the script outlives refactors.
+_STEPS: tuple[tuple[types.ModuleType, str, str], ...] = (
+    (runner, "parse_payload", "engine: parse adapter output"),
+    (runner, "case_payloads", "engine: parse case payloads"),
+    (runner, "copy_input", "engine: copy adapter input"),
+    (runner, "copy_output", "engine: check and copy adapter output"),
+    (timeout, "call_with_timeout", "engine: timeout thread (main thread)"),
+    (collect, "diff_text", "engine: explanation diffs"),
+    (loader, "load_case", "load: read and check case files"),
+)
+
+
+def instrument(adapter: Any) -> list[str]:
+    """Put timers in place; return the steps that were not found."""
+    _wrap_checks(registry.PAYLOAD_CHECKS, "payload")
+    _wrap_checks(registry.CONVERSION_CHECKS, "conversion")
+    _wrap_checks(registry.ROUNDTRIP_CHECKS, "roundtrip")
+    missing = []
+    for module, attribute, label in _STEPS:
+        if hasattr(module, attribute):
+            setattr(module, attribute, _timed(label, getattr(module, attribute)))
+        else:
+            missing.append(f"{module.__name__}.{attribute}")
+    implementation = adapter.implementation
+    implementation.convert = _timed("adapter: convert (its thread)", implementation.convert)
+    return missing
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", type=Path, default=None)
+    parser.add_argument("--top", type=int, default=25)
+    arguments = parser.parse_args()
+    root = arguments.corpus or bundled_corpus_root()
+    adapter = load_adapter("reference")
+    missing = instrument(adapter)
+    start = time.process_time()
+    corpus = loader.load_corpus(root)
+    result = session.run_corpus(corpus, adapter, runner.RunOptions(corpus=corpus))
+    results.results_document(result)
+    total = time.process_time() - start
+    print(f"hotspots: reference adapter on {len(result.cases)} cases, {total:.2f} s cpu in all")
+    print(f"  {'where':58} {'cpu s':>7} {'share':>6} {'calls':>7}")
+    for name, seconds in sorted(SECONDS.items(), key=lambda item: -item[1])[: arguments.top]:
+        print(f"  {name:58} {seconds:7.3f} {seconds / total:6.1%} {CALLS[name]:7d}")
+    checks = sum(s for name, s in SECONDS.items() if name.startswith("check "))
+    print(f"  {'all rule checks':58} {checks:7.3f} {checks / total:6.1%}")
+    if missing:
+        print(f"  (not timed, not found: {', '.join(missing)})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""How the time to judge one case grows with the length of its conversation.
+
+`python benchmarks/length.py [--rounds 10,20,40,80,160]` builds, for each
+length, one openai-chat request with that many tool rounds (an assistant
+turn with two calls, two results) and its answer, and times ``run_case``
+with the reference adapter (CPU, best of three) against the floor (the same
+adapter calls alone). Linear growth keeps the time per round constant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from harness.adapters.base import Direction, LoadedAdapter
+from harness.adapters.loader import load_adapter
+from harness.engine.runner import run_case
+from harness.fuzz.cases import plan_case
+from harness.strategies.plan import (
+    AssistantPlan,
+    CallPlan,
+    ExchangePlan,
+    ResultPlan,
+    ToolPlan,
+    TurnPlan,
+    UserPlan,
+)
+from harness.strategies.render import render_request, render_response
+
+TOOL = ToolPlan("get_weather", None, {"type": "object", "properties": {"city": {"type": "string"}}})
+
+
+def conversation(rounds: int) -> ExchangePlan:
+    turns: list[TurnPlan] = [UserPlan(text="Weather in two cities, please, every day.")]
+    for number in range(rounds):
+        calls = tuple(
+            CallPlan(f"call_{number}_{i}", TOOL.name, {"city": city})
+            for i, city in enumerate(("Paris", "Tokyo"))
+        )
+        results = tuple(ResultPlan(call.id, f"sunny in {call.arguments['city']}") for call in calls)
+        turns += [AssistantPlan(text_before="Checking.", calls=calls), UserPlan(results=results)]
+    return ExchangePlan(
+        dialect="openai-chat",
+        model="gpt-4o",
+        tools=(TOOL,),
+        turns=tuple(turns),
+        answer=AssistantPlan(text_before="Both sunny."),
+        stop="end_turn",
+    )
+
+
+def _best(function: object, repeats: int = 3) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
+        function()  # type: ignore[operator]
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+def _floor(plan: ExchangePlan, adapter: LoadedAdapter) -> None:
+    request, response = render_request(plan), render_response(plan)
+    for kind, payload in (("request", request), ("response", response)):
+        for direction in sorted(adapter.directions, key=str):
+            if direction.kind == kind and direction.source == plan.dialect:
+                output = adapter.convert_direction(payload, direction, request)
+                back = Direction(direction.kind, direction.target, direction.source)
+                if adapter.supports(back):
+                    adapter.convert_direction(output, back)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", default="10,20,40,80,160")
+    arguments = parser.parse_args()
+    adapter = load_adapter("reference")
+    print(
+        f"{'rounds':>6} {'turns':>6} {'run_case s':>11} {'floor s':>8} {'ms/round':>9} {'ratio':>6}"
+    )
+    for rounds in (int(item) for item in arguments.rounds.split(",")):
+        plan = conversation(rounds)
+        case = plan_case(plan)
+        judged = _best(lambda case=case: run_case(case, adapter))
+        floor = _best(lambda plan=plan: _floor(plan, adapter))
+        turns = 1 + 4 * rounds
+        print(
+            f"{rounds:6d} {turns:6d} {judged:11.3f} {floor:8.3f} "
+            f"{judged / rounds * 1000:9.2f} {judged / floor:6.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

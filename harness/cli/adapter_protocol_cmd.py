@@ -1,0 +1,114 @@
+"""`toolwire adapter-protocol`: the cmd: adapter protocol, published and checked."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from harness.errors import ToolwireError
+
+if TYPE_CHECKING:
+    from harness.corpus.loader import Corpus
+
+EXIT_INVALID = 1
+
+
+class ProtocolUsageError(ToolwireError):
+    exit_code = 2
+
+
+@click.command("adapter-protocol")
+@click.option(
+    "--schema", "print_schema", is_flag=True, help="Print the protocol's JSON Schema and exit."
+)
+@click.option(
+    "--check",
+    "command",
+    metavar="COMMAND",
+    help="Start COMMAND as a cmd: adapter and check every message it exchanges.",
+)
+@click.option(
+    "--validate",
+    "transcript",
+    type=click.Path(path_type=Path, allow_dash=True),
+    help="Check a file of recorded messages, one JSON object per line ('-' for stdin).",
+)
+@click.option(
+    "--corpus",
+    "corpus_path",
+    type=click.Path(path_type=Path),
+    help="Where --check finds payloads to convert (default: the bundled corpus).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.01),
+    default=10.0,
+    show_default=True,
+    help="Seconds --check waits for each answer.",
+)
+def adapter_protocol(
+    print_schema: bool,
+    command: str | None,
+    transcript: Path | None,
+    corpus_path: Path | None,
+    timeout: float,
+) -> None:
+    """The protocol of cmd: adapters (converters in any language).
+
+    --schema prints its JSON Schema (draft 2020-12). --check COMMAND runs the
+    adapter on one corpus payload per direction it declares, validating every
+    message both ways, and stops at the first invalid one with its JSON path.
+    Exit 0 when every message is valid, 1 at the first invalid one, 2 on a
+    usage error. During a run, TOOLWIRE_CMD_VALIDATE=1 validates the same way.
+    """
+    chosen = [
+        name
+        for name, value in (
+            ("--schema", print_schema),
+            ("--check", command),
+            ("--validate", transcript),
+        )
+        if value
+    ]
+    if len(chosen) != 1:
+        raise ProtocolUsageError(
+            "give exactly one of --schema, --check COMMAND, --validate FILE"
+            + (f" (got {', '.join(chosen)})" if chosen else "")
+        )
+    from harness.adapters.cmd.check import check_command, check_transcript
+    from harness.adapters.cmd.protocol import schema_text
+
+    if print_schema:
+        click.echo(schema_text(), nl=False)
+        return
+    if command is not None:
+        report = check_command(command, _corpus(corpus_path), timeout)
+    else:
+        assert transcript is not None
+        report = check_transcript(_lines(transcript))
+    for line in report.lines:
+        click.echo(line)
+    if report.problem is not None:
+        click.echo(f"INVALID: {report.problem}")
+        raise SystemExit(EXIT_INVALID)
+    click.echo("protocol OK")
+
+
+def _corpus(path: Path | None) -> Corpus:
+    from harness.corpus.loader import bundled_corpus_root, load_corpus
+
+    root = path or bundled_corpus_root()
+    if not root.is_dir():
+        raise ProtocolUsageError(f"corpus folder {root} does not exist")
+    return load_corpus(root)
+
+
+def _lines(path: Path) -> list[str]:
+    if str(path) == "-":
+        return sys.stdin.read().splitlines()
+    if not path.is_file():
+        raise ProtocolUsageError(f"{path}: no such file")
+    return path.read_text(encoding="utf-8").splitlines()

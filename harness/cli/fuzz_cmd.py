@@ -1,0 +1,157 @@
+"""`toolwire fuzz`: generated conversations through an adapter, failures shrunk.
+
+Needs the ``fuzz`` extra (Hypothesis); the command says so when it is missing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from harness.errors import ToolwireError
+from harness.model import DIALECTS
+
+
+class FuzzUsageError(ToolwireError):
+    exit_code = 2
+
+
+class FuzzDependencyError(FuzzUsageError):
+    """Hypothesis is not installed."""
+
+
+@click.command("fuzz")
+@click.option(
+    "--adapter",
+    "adapter_spec",
+    default="reference",
+    show_default=True,
+    help="reference, an installed adapter name, or package.module:attribute.",
+)
+@click.option(
+    "--examples",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="Generated exchanges in total, shared among the source dialects.",
+)
+@click.option("--seed", type=int, help="Seed for a reproducible run (default: a random one).")
+@click.option(
+    "--dialect",
+    "dialects",
+    multiple=True,
+    type=click.Choice(DIALECTS),
+    help="Generate only in this source dialect (repeatable; default: every one the adapter "
+    "converts from).",
+)
+@click.option(
+    "--save-failure",
+    "save_folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write each minimal failing exchange here as a cassette for `toolwire corpus add`.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.01),
+    default=10.0,
+    show_default=True,
+    help="Seconds an adapter may take per exchange.",
+)
+@click.option(
+    "--profile",
+    "profiles",
+    multiple=True,
+    metavar="DIALECT=PROFILE",
+    help="Judge output in DIALECT under PROFILE (repeatable), as `toolwire run --profile`.",
+)
+@click.option(
+    "--strict", is_flag=True, help="Count SHOULD warnings as failures too (and shrink them)."
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="A readable report, or JSON.",
+)
+def fuzz(
+    adapter_spec: str,
+    examples: int,
+    seed: int | None,
+    dialects: tuple[str, ...],
+    save_folder: Path | None,
+    timeout: float,
+    profiles: tuple[str, ...],
+    strict: bool,
+    output_format: str,
+) -> None:
+    """Check an adapter on generated conversations and shrink each failure.
+
+    Every generated exchange is valid in its dialect; it goes through every
+    direction the adapter declares from that dialect, with the same payload,
+    conversion and round-trip checks as `toolwire run`. Each failing rule is
+    shrunk to a minimal exchange and printed with the command that reproduces it.
+
+    Exit 0 when nothing failed, 1 when a MUST rule failed (or, with --strict, a
+    SHOULD rule warned), 2 on a usage error, 3 when the adapter raised (or the
+    generator broke).
+    """
+    try:
+        from harness.fuzz.engine import FuzzOptions, run_fuzz
+        from harness.fuzz.report import report_json, report_lines, save_failures
+    except ImportError as error:
+        raise FuzzDependencyError(
+            f"toolwire fuzz needs Hypothesis ({error})",
+            hint="install the fuzz extra: pip install 'toolwire[fuzz]'",
+        ) from None
+    from harness.adapters.lifecycle import adapter_session
+    from harness.adapters.loader import load_adapter
+
+    adapter = load_adapter(adapter_spec)
+    options = FuzzOptions(
+        examples=examples,
+        seed=seed,
+        dialects=dialects,
+        timeout=timeout,
+        profiles=_profiles(profiles),
+        strict=strict,
+    )
+    text = output_format == "text"
+
+    def announce(dialect: str, count: int) -> None:
+        if text:
+            click.echo(f"fuzzing {count} {dialect} exchanges ...", err=True)
+
+    with adapter_session(adapter):
+        report = run_fuzz(adapter, options, on_dialect=announce)
+    saved = save_failures(report, save_folder) if save_folder is not None else []
+    if not text:
+        document = report_json(report)
+        document["saved"] = [str(path) for path in saved]
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        raise SystemExit(report.exit_code)
+    for line in report_lines(report, examples):
+        click.echo(line)
+    for path in saved:
+        click.echo(f"Saved {path}: keep it with `toolwire corpus add {path}`")
+    raise SystemExit(report.exit_code)
+
+
+def _profiles(values: tuple[str, ...]) -> dict[str, str]:
+    from conformance.profiles import PROFILES
+
+    profiles = {}
+    for value in values:
+        dialect, sep, profile = value.partition("=")
+        if not sep or dialect not in DIALECTS or PROFILES.get(profile, None) is None:
+            raise FuzzUsageError(
+                f"--profile {value!r} is not DIALECT=PROFILE",
+                hint=f"dialects: {', '.join(DIALECTS)}; profiles: {', '.join(PROFILES)}",
+            )
+        if PROFILES[profile].dialect != dialect:
+            raise FuzzUsageError(f"--profile {value!r}: {profile} is not a {dialect} profile")
+        profiles[dialect] = profile
+    return profiles

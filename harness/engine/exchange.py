@@ -1,0 +1,256 @@
+"""Judging a proxy on both legs of each exchange.
+
+An adapter converts one payload per call; a proxy converts a whole exchange:
+the client's request goes in (front dialect), a request comes out upstream
+(back dialect), the upstream's answer comes back, and an answer goes out
+downstream (front dialect). An adapter whose implementation offers the
+optional capability
+
+    front: str; back: str
+    exchange(request, upstream, timeout) -> ExchangeRecord
+
+is driven per interaction of a case: ``request`` is the case's request
+(front dialect), ``upstream`` the interactions to answer from (the case's
+twin in the back dialect, or the case itself when front and back are the
+same), and the record says what the proxy forwarded and what it returned.
+Two conversions are then judged with the same rules as any adapter's:
+
+* request leg, ``request front->back``: the case's request against what the
+  upstream received (the twin's request as the expected value);
+* response leg, ``response|stream back->front``: the upstream's recorded
+  answer against what the proxy returned (the case's own answer as the
+  expected value).
+
+A forwarded request that matches no recording, and any transport failure
+(refused, reset, timeout, a stream cut midway, an HTTP error status), is an
+``error`` verdict naming what happened; what was captured is still judged.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from conformance.context import ConversionUnderTest, PayloadUnderTest
+from conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS
+from harness.adapters.base import Direction, LoadedAdapter
+from harness.corpus.case import Case, Interaction
+from harness.engine.collect import VerdictCollector
+from harness.engine.payloads import SourcePayload, case_payloads
+from harness.engine.runner import RunOptions, _expect_mapping, _read_output, _target_profile
+from harness.engine.timeout import CallTimedOut, call_with_timeout
+from harness.engine.verdicts import Verdict
+from harness.errors import WireFormatError
+from harness.model import PayloadKind
+
+# The adapter enforces its own per-request timeout; this margin only catches
+# an exchange that ignores it.
+GRACE = 2.0
+BODY_EXCERPT = 200
+
+
+@dataclass(frozen=True)
+class ExchangeRecord:
+    """What one exchange through a proxy produced."""
+
+    # Request bodies the upstream received, in order (parsed JSON, or text).
+    forwarded: tuple[Any, ...] = ()
+    # The upstream interaction that answered (0-based), None when none matched.
+    served: int | None = None
+    # Why a forwarded request matched no recording (the near miss).
+    mismatch: str | None = None
+    # The downstream HTTP status, None when no answer arrived.
+    status: int | None = None
+    # The downstream body in the adapter protocol's form: a dict for a
+    # response, an event list for a stream, or text that is neither.
+    downstream: Any = None
+    downstream_kind: PayloadKind | None = None
+    content_type: str = ""
+    # A transport failure, in one line.
+    failure: str | None = None
+
+
+@runtime_checkable
+class ExchangeCapable(Protocol):
+    @property
+    def front(self) -> str: ...
+
+    @property
+    def back(self) -> str: ...
+
+    def exchange(
+        self, request: Any, upstream: Sequence[Interaction], timeout: float
+    ) -> ExchangeRecord: ...
+
+
+def run_exchanges(
+    case: Case,
+    adapter: LoadedAdapter,
+    options: RunOptions,
+    collector: VerdictCollector,
+) -> list[Verdict]:
+    proxy = adapter.implementation
+    if not isinstance(proxy, ExchangeCapable):
+        collector.error("exchange", "the adapter has exchange() but not front and back dialects")
+        return collector.verdicts()
+    if case.dialect != proxy.front:
+        collector.unsupported(f"the proxy's front dialect is {proxy.front}, not {case.dialect}")
+        return collector.verdicts()
+    twin = _upstream_case(case, proxy.back, options)
+    if twin is None:
+        collector.unsupported(f"the case has no twin in {proxy.back} for the upstream to serve")
+        return collector.verdicts()
+    if len(twin.interactions) != len(case.interactions):
+        collector.unsupported(
+            f"the twin {twin.id} has {len(twin.interactions)} interactions, the case "
+            f"{len(case.interactions)}: the upstream cannot answer each request"
+        )
+        return collector.verdicts()
+    deadline = time.monotonic() + options.timeout
+    for source in case_payloads(case, "request"):
+        _exchange_one(case, twin, proxy, source, options, deadline, collector)
+    return collector.verdicts()
+
+
+def _upstream_case(case: Case, back: str, options: RunOptions) -> Case | None:
+    if back == case.dialect:
+        return case
+    twin_id = case.twins.get(back)
+    if twin_id is None or options.corpus is None:
+        return None
+    return options.corpus.get(twin_id)
+
+
+def _exchange_one(
+    case: Case,
+    twin: Case,
+    proxy: ExchangeCapable,
+    source: SourcePayload,
+    options: RunOptions,
+    deadline: float,
+    collector: VerdictCollector,
+) -> None:
+    number = source.interaction + 1
+    request_where = (
+        f"request {proxy.front}->{proxy.back} (forwarded upstream), interaction {number}"
+    )
+    remaining = max(deadline - time.monotonic(), 0.01)
+    request = copy.deepcopy(source.raw)
+    try:
+        record = call_with_timeout(
+            lambda: proxy.exchange(request, twin.interactions, remaining), remaining + GRACE
+        )
+    except CallTimedOut as error:
+        collector.error(request_where, f"the exchange timed out: {error} (raise --timeout)")
+        return
+    except Exception as error:  # the adapter's own failure is a verdict, not a crash
+        collector.error(request_where, f"the proxy adapter raised {type(error).__name__}: {error}")
+        return
+    _judge_request_leg(case, twin, proxy, source, record, options, request_where, collector)
+    _judge_response_leg(case, twin, proxy, source, record, options, collector)
+
+
+def _judge_request_leg(
+    case: Case,
+    twin: Case,
+    proxy: ExchangeCapable,
+    source: SourcePayload,
+    record: ExchangeRecord,
+    options: RunOptions,
+    where: str,
+    collector: VerdictCollector,
+) -> None:
+    if record.forwarded:
+        direction = Direction("request", proxy.front, proxy.back)
+        expected = _payload_at(twin, "request", source.interaction)
+        _judge_conversion(
+            case, direction, source, record.forwarded[0], expected, options, where, collector
+        )
+    elif record.failure is None:
+        collector.error(where, "the proxy answered without sending any request upstream")
+    if record.mismatch is not None:
+        collector.error(where, f"the replay upstream could not answer it: {record.mismatch}")
+
+
+def _judge_response_leg(
+    case: Case,
+    twin: Case,
+    proxy: ExchangeCapable,
+    source: SourcePayload,
+    record: ExchangeRecord,
+    options: RunOptions,
+    collector: VerdictCollector,
+) -> None:
+    number = source.interaction + 1
+    served = None if record.served is None else twin.interactions[record.served]
+    kind: PayloadKind = "stream" if served is not None and served.is_stream() else "response"
+    where = f"{kind} {proxy.back}->{proxy.front} (returned downstream), interaction {number}"
+    if record.failure is not None:
+        collector.error(where, record.failure)
+        return
+    if served is None or record.served is None or not served.is_success():
+        return  # no recorded success was served: nothing downstream to judge
+    if record.status is None or not 200 <= record.status < 300:
+        collector.error(where, f"the proxy answered HTTP {record.status}: {_excerpt(record)}")
+        return
+    upstream_answer = _payload_at(twin, kind, record.served)
+    if upstream_answer is None:
+        return
+    direction = Direction(kind, proxy.back, proxy.front)
+    if record.downstream_kind != kind:
+        wanted = "an event stream" if kind == "stream" else "a JSON response"
+        got = f"Content-Type {record.content_type or 'none'!r}"
+        profile = _target_profile(case, proxy.front, options)
+        error = WireFormatError("$", f"the request asked for {wanted}, the proxy returned {got}")
+        collector.unreadable_output(direction, record.downstream, profile, where, error)
+        return
+    upstream_source = _source_at(twin, kind, record.served)
+    expected = _payload_at(case, kind, source.interaction)
+    assert upstream_source is not None
+    _judge_conversion(
+        twin, direction, upstream_source, record.downstream, expected, options, where, collector
+    )
+
+
+def _judge_conversion(
+    case: Case,
+    direction: Direction,
+    source: SourcePayload,
+    output_raw: Any,
+    expected: PayloadUnderTest | None,
+    options: RunOptions,
+    where: str,
+    collector: VerdictCollector,
+) -> None:
+    profile = _target_profile(case, direction.target, options)
+    output = _read_output(direction, output_raw, profile, source, where, collector)
+    if output is None:
+        return
+    collector.judge_payload(output, PAYLOAD_CHECKS, where)
+    conversion = ConversionUnderTest(
+        source=source.under_test, output=output, expected=expected, expect=_expect_mapping(case)
+    )
+    collector.judge(CONVERSION_CHECKS, conversion, direction.target, profile, where)
+
+
+def _source_at(case: Case, kind: PayloadKind, interaction: int) -> SourcePayload | None:
+    for candidate in case_payloads(case, kind):
+        if candidate.interaction == interaction:
+            return candidate
+    return None
+
+
+def _payload_at(case: Case, kind: PayloadKind, interaction: int) -> PayloadUnderTest | None:
+    found = _source_at(case, kind, interaction)
+    return found.under_test if found is not None else None
+
+
+def _excerpt(record: ExchangeRecord) -> str:
+    body = record.downstream
+    text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= BODY_EXCERPT else f"{text[:BODY_EXCERPT]}..."

@@ -1,0 +1,17 @@
+"""Testing HTTP proxies: the replay upstream and what drives a proxy.
+
+``replay.py`` is the upstream a proxy forwards to (a real server on
+127.0.0.1 answering from a cassette); ``matching.py`` decides which recorded
+request a received one is, and explains a miss; ``client.py`` sends a case's
+request to the proxy and reads its answer under a deadline; ``process.py``
+starts and stops a proxy for ``--proxy-cmd``. The ``http://`` adapter
+(harness/adapters/http_adapter.py) puts them together; docs/proxies.md
+describes the whole.
+"""
+
+from __future__ import annotations
+
+from harness.proxy.matching import MATCH_MODES, Matcher
+from harness.proxy.replay import ReceivedRequest, ReplayUpstream
+
+__all__ = ["MATCH_MODES", "Matcher", "ReceivedRequest", "ReplayUpstream"]

@@ -1,0 +1,235 @@
+"""Which recorded request a received one is: the replay upstream's matchers.
+
+A matcher projects a request (method, path, body) onto a comparable JSON
+*key*; a received request matches a recorded one when their keys are equal.
+When none is equal, the nearest recording is the one whose key differs in the
+fewest places (deepdiff), and the differences are listed at their JSON paths,
+as vcrpy lists the matchers that failed for each near miss.
+
+Two matchers (docs/proxies.md "Matching"):
+
+* ``strict`` (the default): method, path with query, and the JSON body equal
+  ignoring key order (dicts compare unordered, lists in order). Fields named
+  in ``ignore`` (top-level body keys, e.g. ``stream_options``) are dropped on
+  both sides; nothing is ignored unless asked.
+* ``conversation`` (what the ``http://`` adapter uses): a proxy's forwarded
+  request is compared with the case's *twin*, which no converter reproduces
+  byte for byte (model names, token limits, ids and argument spacing all
+  differ). The key is then the conversation's content as the dialect's codec
+  reads it, in runs of consecutive messages of one side (system; user,
+  including tool results; assistant): each run's text and reasoning joined
+  with newlines removed (converters join blocks with "", "\\n" or "\\n\\n"),
+  its tool calls (name and parsed arguments) in order, its results (text)
+  by the call they answer; the tool names offered; whether a stream was
+  asked. Ids become ordinals (call 1, call 2), so pairing still counts.
+  Model, sampling and token parameters, ids, argument spacing, how content
+  was carried (string or parts), error flags, message boundaries, the order
+  of results and where text sits between calls are left to the rules, which
+  judge them with precise codes. A result's leading ``Error:`` marker is
+  ignored, as docs/conventions.md says. Paths compare from after their last ``/v1``
+  segment (``/v1/chat/completions`` equals DeepSeek's ``/chat/completions``);
+  the query is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+from urllib.parse import urlsplit
+
+from conformance.conventions import strip_error_mark
+from harness.dialects import get_codec
+from harness.errors import ToolwireError
+from harness.model import (
+    Block,
+    OpaqueBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolCall,
+    ToolResult,
+)
+
+MatchMode: TypeAlias = Literal["strict", "conversation"]
+MATCH_MODES: tuple[MatchMode, ...] = ("strict", "conversation")
+MAX_DIFF_LINES = 8
+
+
+@dataclass(frozen=True)
+class RequestKey:
+    """What a matcher compares: equal keys mean the same request."""
+
+    value: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Matcher:
+    mode: MatchMode = "strict"
+    # conversation mode: the dialect the upstream speaks (its codec reads bodies)
+    dialect: str | None = None
+    # strict mode: top-level body keys dropped on both sides
+    ignore: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.mode not in MATCH_MODES:
+            raise ToolwireError(
+                f"unknown match mode {self.mode!r}", hint=f"use one of: {', '.join(MATCH_MODES)}"
+            )
+        if self.mode == "conversation" and self.dialect is None:
+            raise ToolwireError("conversation matching needs the upstream's dialect")
+
+    def key(self, method: str, path: str, body: Any) -> RequestKey:
+        if self.mode == "strict":
+            if isinstance(body, dict) and self.ignore:
+                body = {k: v for k, v in body.items() if k not in self.ignore}
+            return RequestKey({"method": method.upper(), "path": path, "body": body})
+        assert self.dialect is not None
+        return RequestKey(
+            {
+                "method": method.upper(),
+                "path": endpoint_of(path),
+                "conversation": conversation_key(self.dialect, body),
+            }
+        )
+
+
+@dataclass(frozen=True)
+class NearMiss:
+    """The recording nearest to an unmatched request, and what differed."""
+
+    index: int
+    differences: tuple[str, ...]
+    count: int
+
+    def describe(self) -> str:
+        lines = "; ".join(self.differences)
+        more = self.count - len(self.differences)
+        tail = f"; and {more} more" if more > 0 else ""
+        return f"nearest is recorded interaction {self.index + 1}, which differs at {lines}{tail}"
+
+
+def find_match(received: RequestKey, recorded: Sequence[RequestKey], used: set[int]) -> int | None:
+    """The first equal recording not yet served, else the first equal one (a retry)."""
+    equal = [i for i, key in enumerate(recorded) if key.value == received.value]
+    fresh = [i for i in equal if i not in used]
+    if fresh:
+        return fresh[0]
+    return equal[0] if equal else None
+
+
+def nearest_miss(received: RequestKey, recorded: Sequence[RequestKey]) -> NearMiss | None:
+    from deepdiff import DeepDiff  # only needed to explain a miss
+
+    best: NearMiss | None = None
+    for index, key in enumerate(recorded):
+        tree = DeepDiff(key.value, received.value, ignore_order=False, view="tree")
+        levels = [level for change in tree.values() for level in change]
+        if best is not None and len(levels) >= best.count:
+            continue
+        lines = tuple(_describe_level(level) for level in levels[:MAX_DIFF_LINES])
+        best = NearMiss(index, lines, len(levels))
+    return best
+
+
+def _describe_level(level: Any) -> str:
+    path = str(level.path()).replace("root", "$", 1)
+    recorded, received = level.t1, level.t2
+    if _missing(recorded):
+        return f"{path}: not recorded, received {_short(received)}"
+    if _missing(received):
+        return f"{path}: recorded {_short(recorded)}, not received"
+    return f"{path}: recorded {_short(recorded)}, received {_short(received)}"
+
+
+def _missing(value: Any) -> bool:
+    return type(value).__name__ == "NotPresent"
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def endpoint_of(path: str) -> str:
+    """``/v1/chat/completions`` and ``/chat/completions`` name the same endpoint."""
+    route = urlsplit(path).path.rstrip("/") or "/"
+    marker = route.rfind("/v1/")
+    return route[marker + 3 :] if marker >= 0 else route
+
+
+# --- the conversation key ------------------------------------------------------
+
+
+def conversation_key(dialect: str, body: Any) -> dict[str, Any]:
+    if body is None:
+        return {"unreadable": "the body is not JSON"}
+    try:
+        conversation = get_codec(dialect).parse_request(body)
+    except ToolwireError as error:
+        return {"unreadable": f"the {dialect} codec cannot read it: {error}"}
+    ordinals: dict[str, int] = {}
+    runs: list[dict[str, Any]] = []
+    if conversation.system:
+        _add(runs, "system", conversation.system, ordinals)
+    for turn in conversation.turns:
+        _add(runs, _role_class(turn.role), turn.blocks, ordinals)
+    for run in runs:
+        if "results" in run:
+            run["results"].sort(key=lambda result: result["for"] or 0)
+    return {
+        "stream": bool(conversation.stream),
+        "tools": [tool.name for tool in conversation.tools or ()],
+        "runs": runs,
+    }
+
+
+def _role_class(role: str) -> str:
+    if role in ("system", "developer"):
+        return "system"
+    # An openai-chat tool message is the user's side answering, as in Anthropic.
+    return "user" if role == "tool" else role
+
+
+def _add(
+    runs: list[dict[str, Any]], role: str, blocks: Sequence[Block], ordinals: dict[str, int]
+) -> None:
+    """Adds the blocks to the run of consecutive messages of ``role``."""
+    if not runs or runs[-1]["role"] != role:
+        runs.append({"role": role})
+    run = runs[-1]
+    for block in blocks:
+        if isinstance(block, TextBlock):
+            if block.text:
+                run["text"] = run.get("text", "") + _unfolded(block.text)
+        elif isinstance(block, ThinkingBlock):
+            if block.redacted_data is not None:
+                run.setdefault("redacted_thinking", []).append(block.redacted_data)
+            elif block.text:
+                run["thinking"] = run.get("thinking", "") + _unfolded(block.text)
+        elif isinstance(block, ToolCall):
+            call = {"call": _ordinal(block.id, ordinals), "name": block.name}
+            run.setdefault("calls", []).append({**call, "arguments": block.arguments})
+        elif isinstance(block, ToolResult):
+            # docs/conventions.md: an "Error:" marker and an is_error flag say the same
+            text = strip_error_mark(_text_of(block.content))
+            result = {"for": _ordinal(block.call_id, ordinals), "text": text}
+            run.setdefault("results", []).append(result)
+        elif isinstance(block, OpaqueBlock):
+            run.setdefault("opaque", []).append(block.type)
+
+
+def _ordinal(call_id: str | None, ordinals: dict[str, int]) -> int | None:
+    if call_id is None:
+        return None
+    return ordinals.setdefault(call_id, len(ordinals) + 1)
+
+
+def _text_of(blocks: Sequence[Block]) -> str:
+    return "".join(_unfolded(b.text) for b in blocks if isinstance(b, TextBlock))
+
+
+def _unfolded(text: str) -> str:
+    # Converters join text blocks with "", "\n" or "\n\n" (docs/conventions.md,
+    # conformance/text.py): newlines never decide which recording a request is.
+    return text.replace("\n", "")

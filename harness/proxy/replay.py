@@ -1,0 +1,278 @@
+"""The replay upstream: a real HTTP server on 127.0.0.1 answering from a cassette.
+
+A proxy under test forwards its requests here instead of to a provider. The
+server answers each request with the recorded response of the interaction
+it matches (``matching.py``): JSON bodies whole, event streams event by event
+(one HTTP chunk per event, flushed, bytes exactly as recorded), so a proxy
+that buffers or breaks streaming is exercised as a provider would exercise
+it. Every request is recorded exactly as received (raw bytes and parsed
+JSON) with the interaction it matched or the near miss that explains why it
+matched none. An unmatched request gets HTTP 404 with a JSON error body
+naming the nearest recording and what differed; 404 because clients do not
+retry it (OpenAI and Anthropic SDKs retry 408, 409, 429 and 5xx).
+
+The cassette can be swapped between cases (``serve``), so one server, and
+the one upstream URL a proxy was started with, lasts a whole run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
+
+from harness.corpus.case import Interaction
+from harness.errors import ToolwireError
+from harness.proxy.matching import Matcher, RequestKey, find_match, nearest_miss
+
+LOOPBACK = "127.0.0.1"
+MISMATCH_STATUS = 404
+# Recorded headers that described the recorded transfer, not the body we send.
+_HOP_HEADERS = frozenset(
+    {"content-length", "transfer-encoding", "connection", "content-encoding", "keep-alive"}
+)
+# One event: everything up to and including the blank line that ends it.
+_EVENT_BLOCK = re.compile(r".*?(?:\r\n\r\n|\n\n|\r\r|\Z)", re.DOTALL)
+
+
+class ReplayError(ToolwireError):
+    exit_code = 3
+
+
+@dataclass(frozen=True)
+class ReceivedRequest:
+    """One request exactly as the replay upstream received it."""
+
+    method: str
+    path: str
+    headers: tuple[tuple[str, str], ...]
+    raw: bytes
+    body: Any  # the parsed JSON, or None when the body is not JSON
+    matched: int | None  # the recorded interaction answered (0-based)
+    miss: str | None = None  # why no recording matched
+
+    @property
+    def body_or_text(self) -> Any:
+        return self.body if self.body is not None else self.raw.decode("utf-8", "replace")
+
+
+class ReplayUpstream:
+    """Start with ``start()`` (or ``with``), load a case with ``serve()``."""
+
+    def __init__(self, matcher: Matcher | None = None, port: int = 0) -> None:
+        self._matcher = matcher or Matcher()
+        self._port = port
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._recordings: tuple[Interaction, ...] = ()
+        self._keys: tuple[RequestKey, ...] = ()
+        self._used: set[int] = set()
+        self._received: list[ReceivedRequest] = []
+
+    # --- lifecycle -----------------------------------------------------------------
+
+    def start(self) -> ReplayUpstream:
+        if self._server is not None:
+            return self
+        try:
+            server = ThreadingHTTPServer((LOOPBACK, self._port), _handler_for(self))
+        except OSError as error:
+            raise ReplayError(
+                f"the replay upstream cannot listen on {LOOPBACK}:{self._port}: {error}",
+                hint="choose another upstream port, or 0 for any free one",
+            ) from error
+        server.daemon_threads = True
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        server, self._server = self._server, None
+        if server is None:
+            return
+        server.shutdown()
+        server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> ReplayUpstream:
+        return self.start()
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        if self._server is None:
+            raise ReplayError("the replay upstream is not running")
+        return int(self._server.server_address[1])
+
+    @property
+    def url(self) -> str:
+        return f"http://{LOOPBACK}:{self.port}"
+
+    # --- the cassette and what was received ------------------------------------------
+
+    def serve(self, interactions: Sequence[Interaction], matcher: Matcher | None = None) -> None:
+        """Answer from ``interactions`` from now on; forget what was received."""
+        matcher = matcher or self._matcher
+        keys = tuple(
+            matcher.key(i.method, path_of(i.uri), _json_or_none(i.request_body_text))
+            for i in interactions
+        )
+        with self._lock:
+            self._matcher = matcher
+            self._recordings = tuple(interactions)
+            self._keys = keys
+            self._used = set()
+            self._received = []
+
+    def received(self) -> tuple[ReceivedRequest, ...]:
+        with self._lock:
+            return tuple(self._received)
+
+    def _answer_for(
+        self, method: str, path: str, headers: tuple[tuple[str, str], ...], raw: bytes
+    ) -> tuple[Interaction | None, str | None]:
+        """Match, record, and say what to answer: a recording, or the miss."""
+        body = _json_or_none(raw.decode("utf-8", "replace")) if raw else None
+        with self._lock:
+            key = self._matcher.key(method, path, body)
+            index = find_match(key, self._keys, self._used)
+            miss = None
+            if index is None:
+                miss = _describe_miss(method, path, key, self._keys)
+            else:
+                self._used.add(index)
+            self._received.append(ReceivedRequest(method, path, headers, raw, body, index, miss))
+            return (self._recordings[index] if index is not None else None), miss
+
+
+def _describe_miss(method: str, path: str, key: RequestKey, keys: Sequence[RequestKey]) -> str:
+    if not keys:
+        return f"no cassette is loaded, so nothing answers {method} {path}"
+    near = nearest_miss(key, keys)
+    detail = f"; {near.describe()}" if near is not None else ""
+    return f"no recorded request matches {method} {path}{detail}"
+
+
+def path_of(uri: str) -> str:
+    """The path and query of a recorded URL: what a client sends on the request line."""
+    parts = urlsplit(uri)
+    return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+
+
+def _json_or_none(text: str | None) -> Any:
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return None
+
+
+def event_blocks(body: str) -> list[str]:
+    """A recorded event-stream body cut after each event's blank line, bytes kept."""
+    return [m.group(0) for m in _EVENT_BLOCK.finditer(body) if m.group(0)]
+
+
+def _handler_for(upstream: ReplayUpstream) -> type[BaseHTTPRequestHandler]:
+    class ReplayHandler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "toolwire-replay"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return  # the harness reports what matters; no stderr noise
+
+        def do_GET(self) -> None:
+            self._handle()
+
+        def do_POST(self) -> None:
+            self._handle()
+
+        def do_PUT(self) -> None:
+            self._handle()
+
+        def do_DELETE(self) -> None:
+            self._handle()
+
+        def _handle(self) -> None:
+            try:
+                raw = self._read_body()
+                headers = tuple((k, v) for k, v in self.headers.items())
+                recording, miss = upstream._answer_for(self.command, self.path, headers, raw)
+                if recording is None:
+                    self._send_miss(miss or "no recording matches")
+                elif recording.is_stream():
+                    self._send_stream(recording)
+                else:
+                    self._send_whole(recording)
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True  # the proxy went away; nothing to answer
+
+        def _read_body(self) -> bytes:
+            if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+                return self._read_chunked()
+            length = int(self.headers.get("Content-Length") or 0)
+            return self.rfile.read(length) if length > 0 else b""
+
+        def _read_chunked(self) -> bytes:
+            parts: list[bytes] = []
+            while True:
+                size = int(self.rfile.readline().split(b";", 1)[0].strip() or b"0", 16)
+                if size == 0:
+                    self.rfile.readline()
+                    return b"".join(parts)
+                parts.append(self.rfile.read(size))
+                self.rfile.readline()
+
+        def _send_headers(self, recording: Interaction) -> None:
+            self.send_response(recording.status_code, recording.status_message or None)
+            for name, values in recording.response_headers.items():
+                if name.lower() not in _HOP_HEADERS:
+                    for value in values:
+                        self.send_header(name, value)
+
+        def _send_whole(self, recording: Interaction) -> None:
+            data = recording.response_body_text.encode("utf-8")
+            self._send_headers(recording)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _send_stream(self, recording: Interaction) -> None:
+            self._send_headers(recording)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for block in event_blocks(recording.response_body_text):
+                data = block.encode("utf-8")
+                self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
+                self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+
+        def _send_miss(self, miss: str) -> None:
+            message = f"toolwire replay upstream: {miss}"
+            # Both error shapes at once: Anthropic's {"type": "error", "error": {...}}
+            # and OpenAI's {"error": {"message", "type", ...}}.
+            body = {
+                "type": "error",
+                "error": {"type": "toolwire_replay_mismatch", "message": message, "code": None},
+            }
+            data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+            self.send_response(MISMATCH_STATUS)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return ReplayHandler

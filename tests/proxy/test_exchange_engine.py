@@ -1,0 +1,162 @@
+"""The engine's exchange capability on its own: fake exchange records, no HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from harness.adapters.base import check_adapter
+from harness.adapters.reference import ReferenceAdapter
+from harness.corpus.case import Interaction
+from harness.engine.exchange import ExchangeRecord
+from harness.engine.payloads import events_to_wire
+from harness.engine.runner import RunOptions, run_case
+from harness.engine.verdicts import CONVERT, Verdict
+from tests.proxy.support import by_rule, case, corpus
+
+REFERENCE = ReferenceAdapter()
+WEATHER = "single-tool/weather-anthropic"
+TWIN = "single-tool/weather-openai"
+
+
+class FakeProxy:
+    """Answers each exchange with the record ``make(request, upstream)`` returns."""
+
+    name = "fake-proxy"
+    version = "0"
+    front = "anthropic-messages"
+    back = "openai-chat"
+
+    def __init__(self, make: Any) -> None:
+        self.make = make
+        self.calls: list[Any] = []
+
+    @property
+    def directions(self) -> set[tuple[str, str, str]]:
+        return {("request", self.front, self.back), ("response", self.back, self.front)}
+
+    def convert(self, payload: Any, kind: str, source: str, target: str) -> Any:
+        raise AssertionError("the engine must not call convert on an exchange adapter")
+
+    def exchange(
+        self, request: Any, upstream: Sequence[Interaction], timeout: float
+    ) -> ExchangeRecord:
+        self.calls.append((request, tuple(i.index for i in upstream), timeout))
+        record: ExchangeRecord = self.make(request, upstream)
+        return record
+
+
+def _run(make: Any, case_id: str = WEATHER) -> tuple[list[Verdict], FakeProxy]:
+    proxy = FakeProxy(make)
+    adapter = check_adapter(proxy, "fake")
+    return run_case(case(case_id), adapter, RunOptions(corpus=corpus(), timeout=5)), proxy
+
+
+def _faithful(request: Any, upstream: Sequence[Interaction]) -> ExchangeRecord:
+    """What a correct proxy reports: the reference adapter's conversions of the
+    case's request (forwarded) and of the twin's answer (returned)."""
+    index = next(i for i, x in enumerate(case(WEATHER).interactions) if x.request_json() == request)
+    return ExchangeRecord(
+        forwarded=(REFERENCE.convert(request, "request", "anthropic-messages", "openai-chat"),),
+        served=index,
+        status=200,
+        downstream=REFERENCE.convert(
+            upstream[index].response_json(), "response", "openai-chat", "anthropic-messages"
+        ),
+        downstream_kind="response",
+        content_type="application/json",
+    )
+
+
+def test_each_interaction_is_one_exchange_served_from_the_twin() -> None:
+    found, proxy = _run(_faithful)
+    assert [v for v in found if v.outcome != "pass"] == []
+    assert len(proxy.calls) == 2
+    assert all(upstream == (0, 1) for _, upstream, _ in proxy.calls)
+    assert all(0 < timeout <= 5 for _, _, timeout in proxy.calls)
+    assert proxy.calls[0][0] == case(WEATHER).interactions[0].request_json()
+    wheres = {where for verdict in found for where in verdict.directions}
+    assert "request anthropic-messages->openai-chat (forwarded upstream), interaction 1" in wheres
+    assert "response openai-chat->anthropic-messages (returned downstream), interaction 2" in (
+        wheres
+    )
+
+
+def test_an_answer_without_an_upstream_call_is_an_error() -> None:
+    def cached(request: Any, upstream: Sequence[Interaction]) -> ExchangeRecord:
+        return ExchangeRecord(status=200, downstream={}, downstream_kind="response")
+
+    found, _ = _run(cached)
+    assert by_rule(found)[CONVERT].message == (
+        "the proxy answered without sending any request upstream"
+    )
+
+
+def test_a_mismatch_is_an_error_and_the_forwarded_request_is_still_judged() -> None:
+    def renamed(request: Any, upstream: Sequence[Interaction]) -> ExchangeRecord:
+        forwarded = upstream[0].request_json()
+        forwarded["tools"][0]["function"]["name"] = "get_forecast"
+        return ExchangeRecord(forwarded=(forwarded,), mismatch="nearest is recorded interaction 1")
+
+    found = by_rule(_run(renamed)[0])
+    assert found[CONVERT].message == (
+        "the replay upstream could not answer it: nearest is recorded interaction 1"
+    )
+    assert found["fidelity.tool_definitions"].outcome == "fail"
+
+
+def test_a_forwarded_body_that_is_not_json_fails_the_request_schema() -> None:
+    def text(request: Any, upstream: Sequence[Interaction]) -> ExchangeRecord:
+        return ExchangeRecord(forwarded=("model=x&messages=",), failure="gave up")
+
+    found = by_rule(_run(text)[0])
+    assert found["schema.request"].outcome == "fail"
+    assert found[CONVERT].message == "gave up"
+
+
+def test_a_stream_where_a_json_answer_was_asked_fails_the_response_schema() -> None:
+    def streams(request: Any, upstream: Sequence[Interaction]) -> ExchangeRecord:
+        record = _faithful(request, upstream)
+        events = events_to_wire(
+            case("streaming/parallel-anthropic").interactions[0].response_events()
+        )
+        return ExchangeRecord(
+            forwarded=record.forwarded,
+            served=record.served,
+            status=200,
+            downstream=events,
+            downstream_kind="stream",
+            content_type="text/event-stream",
+        )
+
+    found = by_rule(_run(streams)[0])
+    assert found["schema.response"].outcome == "fail"
+    assert "asked for a JSON response, the proxy returned Content-Type 'text/event-stream'" in (
+        found["schema.response"].message
+    )
+
+
+def test_an_adapter_that_raises_gives_an_error_per_exchange() -> None:
+    def boom(request: Any, upstream: Sequence[Interaction]) -> ExchangeRecord:
+        raise RuntimeError("socket on fire")
+
+    found = by_rule(_run(boom)[0])
+    assert found[CONVERT].message == "the proxy adapter raised RuntimeError: socket on fire"
+    assert len(found[CONVERT].findings) == 2
+
+
+def test_exchange_without_front_and_back_is_an_error() -> None:
+    class Incomplete:
+        name, version = "incomplete", "0"
+        directions = frozenset({("request", "openai-chat", "anthropic-messages")})
+
+        def convert(self, *args: Any) -> Any:
+            return None
+
+        def exchange(self, *args: Any) -> Any:
+            return None
+
+    adapter = check_adapter(Incomplete(), "incomplete")
+    found = run_case(case(TWIN), adapter, RunOptions(corpus=corpus()))
+    assert [(v.rule_code, v.outcome) for v in found] == [(CONVERT, "error")]
+    assert "not front and back dialects" in found[0].message

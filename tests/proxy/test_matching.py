@@ -1,0 +1,205 @@
+"""How the replay upstream recognises a request: strict and conversation matching."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from harness.adapters.reference import ReferenceAdapter
+from harness.errors import ToolwireError
+from harness.proxy.matching import (
+    Matcher,
+    RequestKey,
+    endpoint_of,
+    find_match,
+    nearest_miss,
+)
+from harness.proxy.replay import path_of
+from tests.proxy.support import case, corpus
+
+BODY: dict[str, Any] = {
+    "model": "m",
+    "messages": [{"role": "user", "content": "hi"}],
+    "stream_options": {"a": 1},
+}
+
+
+def _key(matcher: Matcher, body: Any, path: str = "/v1/chat/completions") -> RequestKey:
+    return matcher.key("POST", path, body)
+
+
+def test_strict_ignores_key_order_but_not_list_order() -> None:
+    matcher = Matcher()
+    reordered = json.loads(json.dumps(dict(reversed(list(BODY.items())))))
+    assert _key(matcher, reordered) == _key(matcher, BODY)
+    two = {"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}
+    swapped = {"messages": list(reversed(two["messages"]))}
+    assert _key(matcher, two) != _key(matcher, swapped)
+
+
+def test_strict_compares_method_path_and_query() -> None:
+    matcher = Matcher()
+    assert matcher.key("GET", "/v1/x", BODY) != matcher.key("POST", "/v1/x", BODY)
+    assert matcher.key("POST", "/v1/x?beta=true", BODY) != matcher.key("POST", "/v1/x", BODY)
+
+
+def test_strict_ignores_only_the_fields_it_is_told_to() -> None:
+    without = {k: v for k, v in BODY.items() if k != "stream_options"}
+    assert _key(Matcher(), without) != _key(Matcher(), BODY)
+    lenient = Matcher(ignore=("stream_options",))
+    assert _key(lenient, without) == _key(lenient, BODY)
+
+
+def test_an_unknown_mode_is_refused_with_the_valid_ones() -> None:
+    with pytest.raises(ToolwireError, match="use one of: strict, conversation"):
+        Matcher("fuzzy")  # type: ignore[arg-type]
+
+
+def test_near_miss_names_the_nearest_recording_and_each_differing_field() -> None:
+    matcher = Matcher()
+    recorded = [
+        _key(matcher, {"model": "other", "messages": []}),
+        _key(matcher, BODY),
+    ]
+    received = copy.deepcopy(BODY)
+    received["messages"][0]["content"] = "hello"
+    received["temperature"] = 0
+    key = _key(matcher, received)
+    assert find_match(key, recorded, set()) is None
+    miss = nearest_miss(key, recorded)
+    assert miss is not None
+    assert miss.index == 1
+    assert miss.count == 2
+    text = miss.describe()
+    assert text.startswith("nearest is recorded interaction 2")
+    assert "$['body']['messages'][0]['content']: recorded \"hi\", received \"hello\"" in text
+    assert "$['body']['temperature']: not recorded, received 0" in text
+
+
+def test_a_fresh_recording_is_preferred_then_repeats_are_allowed() -> None:
+    matcher = Matcher()
+    keys = [_key(matcher, BODY), _key(matcher, BODY)]
+    assert find_match(keys[0], keys, set()) == 0
+    assert find_match(keys[0], keys, {0}) == 1
+    assert find_match(keys[0], keys, {0, 1}) == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "endpoint"),
+    [
+        ("/v1/chat/completions", "/chat/completions"),
+        ("/chat/completions", "/chat/completions"),
+        ("/anthropic/v1/messages?beta=true", "/messages"),
+        ("/openai/deployments/x/chat/completions", "/openai/deployments/x/chat/completions"),
+    ],
+)
+def test_endpoints_compare_from_after_the_version_segment(path: str, endpoint: str) -> None:
+    assert endpoint_of(path) == endpoint
+
+
+def test_recorded_uris_become_request_line_paths() -> None:
+    assert path_of("https://api.openai.com/v1/chat/completions") == "/v1/chat/completions"
+    assert path_of("https://h/x?api-version=1") == "/x?api-version=1"
+
+
+def _twin_pairs() -> list[tuple[str, str, str]]:
+    pairs = []
+    adapter = ReferenceAdapter()
+    for found in corpus():
+        for back, twin_id in sorted(found.twins.items()):
+            if ("request", found.dialect, back) in adapter.directions and not found.is_negative:
+                pairs.append((found.id, back, twin_id))
+    return pairs
+
+
+def test_every_reference_conversion_matches_its_twins_recording() -> None:
+    """Conversation matching accepts what a correct converter sends: the reference
+    adapter's conversion of each case's requests matches the twin's recording of
+    the same interaction, across every twin pair of the corpus."""
+    adapter = ReferenceAdapter()
+    pairs = _twin_pairs()
+    assert len(pairs) >= 20
+    mismatches = []
+    for case_id, back, twin_id in pairs:
+        source, twin = case(case_id), case(twin_id)
+        matcher = Matcher("conversation", back)
+        recorded = [
+            matcher.key(i.method, path_of(i.uri), i.request_json()) for i in twin.interactions
+        ]
+        for index, interaction in enumerate(source.interactions):
+            body = adapter.convert(interaction.request_json(), "request", source.dialect, back)
+            key = matcher.key("POST", path_of(twin.interactions[index].uri), body)
+            if find_match(key, recorded, set(range(index))) != index:
+                miss = nearest_miss(key, recorded)
+                mismatches.append(f"{case_id} {index}: {miss.describe() if miss else ''}")
+    assert mismatches == []
+
+
+def _weather_requests() -> tuple[Matcher, dict[str, Any], dict[str, Any]]:
+    twin = case("single-tool/weather-openai")
+    return (
+        Matcher("conversation", "openai-chat"),
+        twin.interactions[1].request_json(),
+        copy.deepcopy(twin.interactions[1].request_json()),
+    )
+
+
+def test_conversation_matching_ignores_ids_model_limits_and_argument_spacing() -> None:
+    matcher, recorded, received = _weather_requests()
+    received["model"] = "another-model"
+    received["max_completion_tokens"] = 99
+    call = received["messages"][1]["tool_calls"][0]
+    old_id = call["id"]
+    call["id"] = "call_renamed"
+    received["messages"][2]["tool_call_id"] = "call_renamed"
+    call["function"]["arguments"] = json.dumps(json.loads(call["function"]["arguments"]), indent=2)
+    assert old_id != "call_renamed"
+    assert _key(matcher, received) == _key(matcher, recorded)
+
+
+def test_conversation_matching_notices_a_renamed_tool_and_says_where() -> None:
+    matcher, recorded, received = _weather_requests()
+    received["messages"][1]["tool_calls"][0]["function"]["name"] = "get_forecast"
+    key = _key(matcher, received)
+    assert key != _key(matcher, recorded)
+    miss = nearest_miss(key, [_key(matcher, recorded)])
+    assert miss is not None
+    assert "['calls'][0]['name']: recorded \"get_weather\", received \"get_forecast\"" in (
+        miss.describe()
+    )
+
+
+def test_conversation_matching_notices_a_result_answering_another_call() -> None:
+    matcher, recorded, received = _weather_requests()
+    received["messages"][2]["tool_call_id"] = "call_unknown"
+    assert _key(matcher, received) != _key(matcher, recorded)
+
+
+def test_conversation_matching_notices_stream_and_endpoint() -> None:
+    matcher, recorded, received = _weather_requests()
+    received["stream"] = True
+    assert _key(matcher, received) != _key(matcher, recorded)
+    assert _key(matcher, recorded, "/v1/messages") != _key(matcher, recorded)
+    assert _key(matcher, recorded, "/chat/completions") == _key(matcher, recorded)
+
+
+def test_conversation_matching_notices_dropped_reasoning() -> None:
+    matcher = Matcher("conversation", "deepseek-chat")
+    recorded = case("thinking/tool-use-deepseek").interactions[1].request_json()
+    received = copy.deepcopy(recorded)
+    for message in received["messages"]:
+        message.pop("reasoning_content", None)
+    miss = nearest_miss(_key(matcher, received), [_key(matcher, recorded)])
+    assert miss is not None
+    assert "['thinking']: recorded" in miss.describe()
+    assert "not received" in miss.describe()
+
+
+def test_a_body_the_back_dialect_cannot_read_is_named_unreadable() -> None:
+    matcher = Matcher("conversation", "openai-chat")
+    assert _key(matcher, None).value["conversation"] == {"unreadable": "the body is not JSON"}
+    unreadable = _key(matcher, {"messages": "nope"}).value["conversation"]["unreadable"]
+    assert unreadable.startswith("the openai-chat codec cannot read it: ")
