@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import sys
 import tempfile
@@ -126,13 +127,16 @@ def bench(repeats: int, scales: list[int], snapshot: Path) -> dict[str, Any]:
 
     print("\n3. growth: toolwire run --corpus on copies (one run each)")
     growth = []
-    for factor in scales:
+    for factor in sorted(scales):
         with tempfile.TemporaryDirectory(prefix=f"toolwire-bench-{factor}x-") as folder:
             size = scaled_corpus(root, Path(folder), factor)
             timing = end_to_end([str(BIN / "toolwire"), "run", "--corpus", folder])
         per_case = timing.cpu / size * 1000
-        print(_row(f"{factor:>3}x ({size} cases)", timing, f"{per_case:.2f} ms/case cpu"))
-        growth.append({"factor": factor, "cases": size, **_figure(timing)})
+        # The largest child so far: the growth runs go from small to large.
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        note = f"{per_case:.2f} ms/case cpu, peak {peak:.0f} MB"
+        print(_row(f"{factor:>3}x ({size} cases)", timing, note))
+        growth.append({"factor": factor, "cases": size, **_figure(timing), "peak_rss_mb": peak})
     figures["growth"] = growth
     if len(growth) > 1:
         first, last = growth[0], growth[-1]
