@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import click
@@ -125,6 +126,15 @@ def _parse_jobs(_ctx: click.Context, _param: click.Parameter, value: str) -> int
     help="Start the proxy of an http:// adapter for the run: {upstream_url} and {port} are "
     "replaced (docs/proxies.md).",
 )
+@click.option(
+    "--progress",
+    "progress_setting",
+    type=click.Choice(["auto", "bar", "plain", "off"]),
+    default="auto",
+    show_default=True,
+    help="Progress on stderr: a bar with counts and the current case on a terminal, "
+    "a plain line every 30 s in CI or a pipe (auto), or none.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Explain every failure, not just the first 20.")
 @click.option(
     "--schema",
@@ -145,6 +155,7 @@ def run(
     jobs: int,
     profiles: tuple[str, ...],
     proxy_command: str | None,
+    progress_setting: str,
     verbose: bool,
 ) -> None:
     """Run the conformance checks of an adapter over a corpus.
@@ -154,6 +165,7 @@ def run(
     """
     from harness.adapters.lifecycle import adapter_session
     from harness.adapters.loader import load_adapter
+    from harness.cli.progress import RunProgress, resolve_mode
     from harness.corpus.loader import bundled_corpus_root, load_corpus
     from harness.engine.adapter_output import stdout_to_stderr
     from harness.engine.baseline import load_baseline
@@ -176,8 +188,24 @@ def run(
         adapter = load_adapter(adapter_spec)
     baseline = load_baseline(baseline_path, corpus.ids) if baseline_path else []
     options = RunOptions(timeout=timeout, profiles=_parse_profiles(profiles), corpus=corpus)
-    with stdout_to_stderr(), adapter_session(adapter, proxy_command):
-        result = run_corpus(corpus, adapter, options, Selection.parse(select), baseline, jobs=jobs)
+    selection = Selection.parse(select)
+    stderr = sys.stderr
+    progress = RunProgress(
+        resolve_mode(progress_setting, stderr),
+        sum(1 for case in corpus if selection.selects_case(case)),
+        stderr,
+    )
+    with stdout_to_stderr(), adapter_session(adapter, proxy_command), progress:
+        result = run_corpus(
+            corpus,
+            adapter,
+            options,
+            selection,
+            baseline,
+            on_case=progress.case_finished,
+            jobs=jobs,
+            on_case_start=progress.case_started,
+        )
     document = results_document(result)
     if report_dir is not None:
         report_dir.mkdir(parents=True, exist_ok=True)

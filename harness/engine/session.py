@@ -111,7 +111,11 @@ def run_corpus(
     baseline: Sequence[BaselineEntry] = (),
     on_case: Callable[[Case, list[Verdict]], None] | None = None,
     jobs: int = 1,
+    on_case_start: Callable[[Case], None] | None = None,
 ) -> RunResult:
+    """Judge the selected cases. ``on_case_start`` / ``on_case`` are told of
+    each case before and after it is judged (progress display); with worker
+    processes, ``on_case_start`` hears of a case when its verdicts arrive."""
     selection = selection or Selection()
     started = datetime.now(UTC)
     cases = [case for case in corpus if selection.selects_case(case)]
@@ -121,7 +125,8 @@ def run_corpus(
         )
     verdicts: list[Verdict] = []
     with fewer_gc_passes():
-        for case, judged_verdicts in _judge_cases(corpus, cases, adapter, options, jobs):
+        judged_cases = _judge_cases(corpus, cases, adapter, options, jobs, on_case_start)
+        for case, judged_verdicts in judged_cases:
             case_verdicts = [v for v in judged_verdicts if selection.selects_rule(v.rule_code)]
             verdicts.extend(case_verdicts)
             if on_case is not None:
@@ -142,18 +147,27 @@ def run_corpus(
 
 
 def _judge_cases(
-    corpus: Corpus, cases: list[Case], adapter: LoadedAdapter, options: RunOptions, jobs: int
+    corpus: Corpus,
+    cases: list[Case],
+    adapter: LoadedAdapter,
+    options: RunOptions,
+    jobs: int,
+    on_case_start: Callable[[Case], None] | None,
 ) -> Iterator[tuple[Case, list[Verdict]]]:
     """Each case with its verdicts, in order: here, or in ``jobs`` worker processes."""
     # A proxy (the exchange capability) is one process that answers one
     # exchange at a time: it runs here whatever ``jobs`` says.
     if jobs < 2 or len(cases) < 2 or hasattr(adapter.implementation, "exchange"):
         for case in cases:
+            if on_case_start is not None:
+                on_case_start(case)
             yield case, run_case(case, adapter, options)
         return
     setup = WorkerSetup(adapter.spec, adapter.name, str(corpus.root), options)
     by_id = {case.id: case for case in cases}
     for case_id, verdicts in run_in_workers(setup, list(by_id), jobs):
+        if on_case_start is not None:
+            on_case_start(by_id[case_id])
         yield by_id[case_id], verdicts
 
 
