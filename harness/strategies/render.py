@@ -247,10 +247,6 @@ def _cut_last_call(message: Turn, keep: int) -> Turn:
     text = unparse_turn(message, "answer").text
     start = text.rfind("<tool_call>")
     cut = start + min(keep, len(text) - start - 1)
-    # Known limit (docs/fuzzing.md, "Exclusions"): the reference adapter strips
-    # the newline a cut call ends with, so cuts never end on one.
-    while cut > start + 1 and text[cut - 1] == "\n":
-        cut -= 1
     return Turn("assistant", (TextBlock(text[:cut]),), content_form="string")
 
 

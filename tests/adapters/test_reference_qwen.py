@@ -208,6 +208,17 @@ def test_a_malformed_call_beside_a_valid_one_runs_only_the_valid_one() -> None:
     assert "<parameter=days>\nx\n</parameter>" in choice["message"]["content"]
 
 
+def test_a_malformed_call_cut_after_a_newline_keeps_that_newline() -> None:
+    # Found by the fuzzer: the newlines around the text were stripped, the
+    # rejected markup's own last newline with them (xml.text_preserved).
+    rejected = xml_call("Rome", "x").rsplit("</parameter>", 1)[0]
+    assert rejected.endswith("x\n")
+    choice = convert("Two.\n" + xml_call("Oslo", "1") + "\n" + rejected)
+    assert calls_of(choice) == [("get_weather", {"city": "Oslo", "days": 1})]
+    assert choice["message"]["content"].endswith(rejected)
+    assert choice["message"]["content"].startswith("Two.")
+
+
 def test_a_call_missing_only_its_opener_is_recovered_whole() -> None:
     content = "Checking.\n" + xml_call("Oslo", "2").removeprefix("<tool_call>\n")
     choice = convert(content)

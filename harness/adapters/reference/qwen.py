@@ -83,6 +83,7 @@ def _structure(
 ) -> Turn:
     """The turn with its XML calls as structured calls and the rest as text."""
     pieces: list[str] = []
+    rejected_pieces: set[int] = set()  # indices of pieces that are rejected markup
     others: list[Block] = []
     calls: list[ToolCall] = []
     kept_rejected = False
@@ -93,6 +94,7 @@ def _structure(
         elif isinstance(block, OpaqueBlock) and block.type == REJECTED_CALL:
             call = recover_missing_opener(block, tools)
             if call is None:
+                rejected_pieces.add(len(pieces))
                 pieces.append(str(block.raw.get("text", "")))
                 kept_rejected = True
                 continue
@@ -111,7 +113,7 @@ def _structure(
             return turn
         # Only rejected calls: the content is the text exactly as written.
         return replace(turn, blocks=(*others, TextBlock("".join(pieces))), content_form="string")
-    text = "".join(pieces).strip("\n")
+    text = _join_text(pieces, rejected_pieces)
     blocks: list[Block] = [b for b in others if not isinstance(b, ToolCall)]
     form: ContentForm = "blocks"
     if text.strip():
@@ -120,6 +122,18 @@ def _structure(
     blocks.extend(b for b in others if isinstance(b, ToolCall))
     blocks.extend(calls)
     return replace(turn, blocks=tuple(blocks), content_form=form)
+
+
+def _join_text(pieces: list[str], rejected_pieces: set[int]) -> str:
+    """The text around the calls, without the newlines that separated it from
+    the markup; a rejected call's markup stays exactly as written, its own
+    newlines included (xml.text_preserved)."""
+    text = "".join(pieces)
+    if pieces and 0 not in rejected_pieces:
+        text = text.lstrip("\n")
+    if pieces and len(pieces) - 1 not in rejected_pieces:
+        text = text.rstrip("\n")
+    return text
 
 
 def _choice(choice: Choice, seed: str, tools: Sequence[ToolDef] | None) -> Choice:
