@@ -51,6 +51,7 @@ def _register_commands() -> None:
     from harness.cli.diff_cmd import diff
     from harness.cli.fuzz_cmd import fuzz
     from harness.cli.lint_cmd import lint
+    from harness.cli.probe_cmd import probe
     from harness.cli.record_cmd import record
     from harness.cli.report_cmd import report
     from harness.cli.run_cmd import run
@@ -63,6 +64,7 @@ def _register_commands() -> None:
     cli.add_command(diff)
     cli.add_command(fuzz)
     cli.add_command(adapter_protocol)
+    cli.add_command(probe)
 
 
 _register_commands()

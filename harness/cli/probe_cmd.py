@@ -1,0 +1,175 @@
+"""`toolwire probe`: probe a live endpoint's tool calling and write its capability profile.
+
+A thin layer over ``harness.probe``. The profile JSON goes to stdout (or
+``--out FILE``); the steps' progress goes to stderr. The API key is read
+from an environment variable only and is never printed or written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from harness.errors import ToolwireError
+
+if TYPE_CHECKING:
+    from harness.probe.evidence import StepResult
+
+DIALECT_CHOICES = ("openai-chat", "anthropic-messages")
+DEFAULT_TIMEOUT = 120.0
+
+
+class ProbeCommandError(ToolwireError):
+    exit_code = 2
+
+
+def _print_schema(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``--schema``: print the profile's JSON Schema and stop (no probe)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from harness.probe.schema import schema_text
+
+    click.echo(schema_text(), nl=False)
+    ctx.exit(0)
+
+
+@click.command("probe")
+@click.option(
+    "--base-url",
+    required=True,
+    help="API base URL, e.g. https://api.openai.com/v1, https://api.deepseek.com, "
+    "http://127.0.0.1:8000/v1, https://api.anthropic.com.",
+)
+@click.option("--model", required=True, help="The model to probe, as the API names it.")
+@click.option(
+    "--dialect",
+    required=True,
+    type=click.Choice(DIALECT_CHOICES),
+    help="What the endpoint speaks (DeepSeek, Qwen, vLLM: openai-chat).",
+)
+@click.option(
+    "--record",
+    "record_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Save every exchange as corpus cases under DIR/probe/<model>/ (never overwrites).",
+)
+@click.option(
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the profile JSON to FILE instead of stdout.",
+)
+@click.option(
+    "--api-key-env",
+    metavar="VAR",
+    help="Environment variable holding the API key (default: OPENAI_API_KEY or "
+    "ANTHROPIC_API_KEY, by dialect).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.01),
+    default=DEFAULT_TIMEOUT,
+    show_default=True,
+    help="Seconds to wait for each answer.",
+)
+@click.option(
+    "--schema",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_schema,
+    help="Print the JSON Schema of the profile (draft 2020-12) and exit.",
+)
+def probe(
+    base_url: str,
+    model: str,
+    dialect: str,
+    record_dir: Path | None,
+    out_file: Path | None,
+    api_key_env: str | None,
+    timeout: float,
+) -> None:
+    """Probe a model's tool calling at a live endpoint and write its capability profile.
+
+    Seven steps (docs/probe.md): basic format, schema adherence, single-tool
+    loop, parallel calls, error repair, reasoning-state replay, streaming;
+    with three probe tools that have no side effects. Exit 0 when the probe
+    ran (whatever it found), 2 on a usage error, 3 when the endpoint cannot
+    be reached or refuses the credentials.
+    """
+    import datetime
+
+    from harness.probe.recording import check_free, save_run
+    from harness.probe.runner import ProbeOptions, run_probe
+    from harness.probe.schema import validate_profile
+
+    if record_dir is not None:
+        check_free(record_dir, model)
+    options = ProbeOptions(
+        base_url=base_url,
+        model=model,
+        dialect=dialect,
+        api_key=_api_key(api_key_env, dialect),
+        timeout=timeout,
+    )
+    click.echo(f"toolwire probe: {model} ({dialect}) at {base_url}", err=True)
+    run = run_probe(options, progress=lambda item: click.echo(f"  step {_line(item)}", err=True))
+    document = run.profile.as_json()
+    problems = validate_profile(document)
+    if problems:
+        raise ToolwireError(f"the profile breaks its own schema: {problems[0]} (a toolwire bug)")
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    if record_dir is not None:
+        saved = save_run(run, record_dir, datetime.datetime.now(datetime.UTC).date())
+        for case in saved.cases:
+            click.echo(f"recorded: {case.summary()}", err=True)
+        for reason in saved.skipped:
+            click.echo(f"not recorded: {reason}", err=True)
+    if out_file is None:
+        click.echo(text, nl=False)
+    else:
+        _write(out_file, text)
+        click.echo(f"profile: {out_file}", err=True)
+
+
+def _line(result: StepResult) -> str:
+    """``1 basicFormat: pass, toolCallFormat = openai (reason)``."""
+    item = result.evidence
+    value = result.value
+    shown = str(value).lower() if isinstance(value, bool) else value
+    decided = f", {item.dimension} = {shown}" if item.dimension else ""
+    return f"{item.step} {item.name}: {item.status}{decided} ({item.reason})"
+
+
+def _api_key(variable: str | None, dialect: str) -> str | None:
+    from harness.corpus.record import DEFAULT_KEY_ENV
+
+    name = variable or DEFAULT_KEY_ENV[dialect]
+    key = os.environ.get(name, "").strip()
+    if key:
+        return key
+    if variable is not None:
+        raise ProbeCommandError(
+            f"environment variable {name} is not set or empty",
+            hint=f"export {name}=... (the key is read from the environment only)",
+        )
+    click.echo(f"toolwire: note: ${name} is not set; probing without a key", err=True)
+    return None
+
+
+def _write(path: Path, text: str) -> None:
+    """Atomically: a reader never sees half a profile."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    except OSError as error:
+        Path(temp).unlink(missing_ok=True)
+        raise ProbeCommandError(f"cannot write {path}: {error.strerror}") from None
