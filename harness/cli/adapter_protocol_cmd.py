@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from harness.cli.options import timeout_option
 from harness.errors import ToolwireError
 
 if TYPE_CHECKING:
@@ -42,13 +43,7 @@ class ProtocolUsageError(ToolwireError):
     type=click.Path(path_type=Path),
     help="Where --check finds payloads to convert (default: the bundled corpus).",
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.01),
-    default=10.0,
-    show_default=True,
-    help="Seconds --check waits for each answer.",
-)
+@timeout_option("Seconds --check waits for each answer.")
 def adapter_protocol(
     print_schema: bool,
     command: str | None,

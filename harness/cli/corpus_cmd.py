@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import yaml
 
+from harness.cli.options import text_or_json_option
 from harness.corpus.case import Case
 from harness.corpus.loader import Corpus, bundled_corpus_root, display_path, load_corpus
 from harness.corpus.summary import case_summary
@@ -41,14 +42,7 @@ def corpus() -> None:
 
 @corpus.command("list")
 @_CORPUS_OPTION
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Table for people, JSON for scripts.",
-)
+@text_or_json_option("Table for people, JSON for scripts.")
 @click.option(
     "--coverage/--no-coverage",
     default=True,

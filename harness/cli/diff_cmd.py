@@ -7,18 +7,13 @@ from pathlib import Path
 
 import click
 
+from harness.cli.options import text_or_json_option
+
 
 @click.command("diff")
 @click.argument("old", type=click.Path(path_type=Path))
 @click.argument("new", type=click.Path(path_type=Path))
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="A summary to read, or JSON for scripts.",
-)
+@text_or_json_option("A summary to read, or JSON for scripts.")
 def diff(old: Path, new: Path, output_format: str) -> None:
     """Compare two results files: OLD (the baseline run) and NEW.
 

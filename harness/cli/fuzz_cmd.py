@@ -10,6 +10,13 @@ from pathlib import Path
 
 import click
 
+from harness.cli.options import (
+    adapter_option,
+    parse_profiles,
+    profiles_option,
+    text_or_json_option,
+    timeout_option,
+)
 from harness.errors import ToolwireError
 from harness.model import DIALECTS
 
@@ -23,13 +30,7 @@ class FuzzDependencyError(FuzzUsageError):
 
 
 @click.command("fuzz")
-@click.option(
-    "--adapter",
-    "adapter_spec",
-    default="reference",
-    show_default=True,
-    help="reference, an installed adapter name, or package.module:attribute.",
-)
+@adapter_option("reference, an installed adapter name, or package.module:attribute.")
 @click.option(
     "--examples",
     type=click.IntRange(min=1),
@@ -52,31 +53,12 @@ class FuzzDependencyError(FuzzUsageError):
     type=click.Path(file_okay=False, path_type=Path),
     help="Write each minimal failing exchange here as a cassette for `toolwire corpus add`.",
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.01),
-    default=10.0,
-    show_default=True,
-    help="Seconds an adapter may take per exchange.",
-)
-@click.option(
-    "--profile",
-    "profiles",
-    multiple=True,
-    metavar="DIALECT=PROFILE",
-    help="Judge output in DIALECT under PROFILE (repeatable), as `toolwire run --profile`.",
-)
+@timeout_option("Seconds an adapter may take per exchange.")
+@profiles_option("Judge output in DIALECT under PROFILE (repeatable), as `toolwire run --profile`.")
 @click.option(
     "--strict", is_flag=True, help="Count SHOULD warnings as failures too (and shrink them)."
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="A readable report, or JSON.",
-)
+@text_or_json_option("A readable report, or JSON.")
 def fuzz(
     adapter_spec: str,
     examples: int,
@@ -116,7 +98,7 @@ def fuzz(
         seed=seed,
         dialects=dialects,
         timeout=timeout,
-        profiles=_profiles(profiles),
+        profiles=parse_profiles(profiles),
         strict=strict,
     )
     text = output_format == "text"
@@ -138,20 +120,3 @@ def fuzz(
     for path in saved:
         click.echo(f"Saved {path}: keep it with `toolwire corpus add {path}`")
     raise SystemExit(report.exit_code)
-
-
-def _profiles(values: tuple[str, ...]) -> dict[str, str]:
-    from conformance.profiles import PROFILES
-
-    profiles = {}
-    for value in values:
-        dialect, sep, profile = value.partition("=")
-        if not sep or dialect not in DIALECTS or PROFILES.get(profile, None) is None:
-            raise FuzzUsageError(
-                f"--profile {value!r} is not DIALECT=PROFILE",
-                hint=f"dialects: {', '.join(DIALECTS)}; profiles: {', '.join(PROFILES)}",
-            )
-        if PROFILES[profile].dialect != dialect:
-            raise FuzzUsageError(f"--profile {value!r}: {profile} is not a {dialect} profile")
-        profiles[dialect] = profile
-    return profiles

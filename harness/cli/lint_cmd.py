@@ -7,18 +7,14 @@ from pathlib import Path
 
 import click
 
+from harness.cli.options import text_or_json_option
+
 
 @click.command("lint")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--dialect", help="The payloads' dialect (default: detected).")
 @click.option("--profile", help="The profile to judge under (default: the dialect's own).")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-)
+@text_or_json_option("A report to read, or JSON for scripts.")
 def lint(
     files: tuple[Path, ...], dialect: str | None, profile: str | None, output_format: str
 ) -> None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from harness.cli.options import timeout_option
 from harness.errors import ToolwireError
 
 if TYPE_CHECKING:
@@ -70,13 +71,7 @@ def _print_schema(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     help="Environment variable holding the API key (default: OPENAI_API_KEY or "
     "ANTHROPIC_API_KEY, by dialect).",
 )
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.01),
-    default=DEFAULT_TIMEOUT,
-    show_default=True,
-    help="Seconds to wait for each answer.",
-)
+@timeout_option("Seconds to wait for each answer.", default=DEFAULT_TIMEOUT)
 @click.option(
     "--schema",
     is_flag=True,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from harness.cli.options import timeout_option
 from harness.corpus.importer import AddOptions
 from harness.corpus.loader import bundled_corpus_root
 from harness.corpus.record import DEFAULT_KEY_ENV, DEFAULT_TIMEOUT, RecordOptions, record_case
@@ -61,7 +62,7 @@ class RecordUsageError(ToolwireError):
     metavar="'NAME: VALUE'",
     help="Extra request header, e.g. 'anthropic-beta: interleaved-thinking-2025-05-14'.",
 )
-@click.option("--timeout", type=float, default=DEFAULT_TIMEOUT, show_default=True)
+@timeout_option("Seconds to wait for the answer.", default=DEFAULT_TIMEOUT)
 @click.option(
     "--allow-error-status",
     is_flag=True,

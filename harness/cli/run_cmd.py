@@ -9,6 +9,13 @@ from pathlib import Path
 
 import click
 
+from harness.cli.options import (
+    adapter_option,
+    parse_profiles,
+    profiles_option,
+    text_or_json_option,
+    timeout_option,
+)
 from harness.cli.output import print_run_summary
 from harness.errors import CorpusError, ToolwireError
 
@@ -29,22 +36,6 @@ def _print_schema(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     ctx.exit(0)
 
 
-def _parse_profiles(values: tuple[str, ...]) -> dict[str, str]:
-    from conformance.profiles import PROFILES
-    from harness.model import DIALECTS
-
-    profiles = {}
-    for value in values:
-        dialect, sep, profile = value.partition("=")
-        if not sep or dialect not in DIALECTS or profile not in PROFILES:
-            raise RunUsageError(
-                f"--profile {value!r} is not DIALECT=PROFILE",
-                hint=f"dialects: {', '.join(DIALECTS)}; profiles: {', '.join(PROFILES)}",
-            )
-        profiles[dialect] = profile
-    return profiles
-
-
 def _parse_jobs(_ctx: click.Context, _param: click.Parameter, value: str) -> int:
     """``--jobs``: a count of worker processes, or ``auto`` for one per CPU."""
     if value.strip().lower() == "auto":
@@ -59,13 +50,9 @@ def _parse_jobs(_ctx: click.Context, _param: click.Parameter, value: str) -> int
 
 
 @click.command("run")
-@click.option(
-    "--adapter",
-    "adapter_spec",
-    default="reference",
-    show_default=True,
-    help="reference, an installed adapter name, package.module:attribute, "
-    "http://127.0.0.1:PORT?front=...&back=... or cmd:COMMAND.",
+@adapter_option(
+    "reference, an installed adapter name, package.module:attribute, "
+    "http://127.0.0.1:PORT?front=...&back=... or cmd:COMMAND."
 )
 @click.option(
     "--corpus",
@@ -88,21 +75,8 @@ def _parse_jobs(_ctx: click.Context, _param: click.Parameter, value: str) -> int
 @click.option(
     "--report-dir", type=click.Path(path_type=Path), help="Write results.json into this folder."
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="What to print: a summary, or the results JSON.",
-)
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.01),
-    default=10.0,
-    show_default=True,
-    help="Seconds an adapter may take per case.",
-)
+@text_or_json_option("What to print: a summary, or the results JSON.")
+@timeout_option("Seconds an adapter may take per case.")
 @click.option(
     "--jobs",
     default="1",
@@ -112,13 +86,7 @@ def _parse_jobs(_ctx: click.Context, _param: click.Parameter, value: str) -> int
     help="Run cases in N worker processes (auto: one per CPU); same verdicts, same order. "
     "An http:// adapter always runs serially.",
 )
-@click.option(
-    "--profile",
-    "profiles",
-    multiple=True,
-    metavar="DIALECT=PROFILE",
-    help="Judge output in DIALECT under PROFILE (repeatable).",
-)
+@profiles_option("Judge output in DIALECT under PROFILE (repeatable).")
 @click.option(
     "--proxy-cmd",
     "proxy_command",
@@ -187,7 +155,7 @@ def run(
     with stdout_to_stderr():  # what an adapter prints must not mix with the results JSON
         adapter = load_adapter(adapter_spec)
     baseline = load_baseline(baseline_path, corpus.ids) if baseline_path else []
-    options = RunOptions(timeout=timeout, profiles=_parse_profiles(profiles), corpus=corpus)
+    options = RunOptions(timeout=timeout, profiles=parse_profiles(profiles), corpus=corpus)
     selection = Selection.parse(select)
     stderr = sys.stderr
     progress = RunProgress(

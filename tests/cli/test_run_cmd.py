@@ -142,3 +142,9 @@ def test_a_bad_profile_option_names_the_valid_ones() -> None:
     result = _run("--profile", "anthropic-messages=strict")
     assert result.exit_code == 2
     assert "anthropic-strict" in _one_line_error(result)
+
+
+def test_a_profile_of_another_dialect_is_a_usage_error() -> None:
+    result = _run("--profile", "openai-chat=anthropic-strict")
+    assert result.exit_code == 2
+    assert "anthropic-strict is not a profile of openai-chat" in _one_line_error(result)
