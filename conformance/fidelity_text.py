@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from conformance.context import PayloadUnderTest
+from conformance.conventions import result_is_error_by_convention
 from conformance.fidelity_view import (
     ResultRef,
     first_difference,
@@ -33,7 +34,7 @@ from conformance.fidelity_view import (
     visible_pieces,
 )
 from conformance.findings import Finding, finding
-from conformance.semantic import SemMessage, SemText
+from conformance.semantic import SemMessage, SemText, result_text
 from conformance.text import same_text
 
 
@@ -125,10 +126,19 @@ def _compare_results(
     found = []
     for i, j in pairs:
         expected, actual = visible_pieces(source[i].pieces), visible_pieces(output[j].pieces)
+        if source[i].is_error or output[j].is_error:
+            # The convention joins marker and text with a space ("Error: x"), so
+            # whitespace at the start of a failed result's text cannot be told
+            # from the marker's own: " x" flagged and "Error:  x" say the same.
+            expected, actual = _lstrip_first(expected), _lstrip_first(actual)
         if not same_text(expected, actual):
             what = f"the result for {output[j].result.call_id!r}"
             found.append(_text_finding(what, output[j].path, tuple(expected), tuple(actual)))
     return found
+
+
+def _lstrip_first(pieces: Sequence[str]) -> list[str]:
+    return [pieces[0].lstrip(), *pieces[1:]] if pieces else []
 
 
 def _text_finding(what: str, path: str, expected: Sequence[str], actual: Sequence[str]) -> Finding:
@@ -152,7 +162,13 @@ def check_error_flag(
     source: PayloadUnderTest,
     output: PayloadUnderTest,
     id_mapping: Mapping[str, str] | None = None,
+    through: tuple[str, ...] | None = None,
 ) -> list[Finding] | None:
+    """``through``: the dialects the results went through (default: the
+    output's). A successful result whose text itself starts with the marker
+    cannot stay successful through a dialect without an error flag: the
+    convention reads it as failed, and no converter can say otherwise."""
+    flagless = any(d != "anthropic-messages" for d in (through or (output.dialect,)))
     source_results = result_refs(source)
     if not source_results:
         return None
@@ -166,6 +182,12 @@ def check_error_flag(
     for i, j in pairs:
         was, now = source_results[i].is_error, output_results[j].is_error
         if was == now:
+            continue
+        if (
+            not was
+            and flagless
+            and result_is_error_by_convention(result_text(source_results[i].result))
+        ):
             continue
         ref = output_results[j]
         how = (

@@ -44,6 +44,10 @@ _WORDS = (
     "{not json}",
     "null",
     "true",
+    # What the error convention reads (docs/conventions.md): a marker, and
+    # whitespace where a marker's space would go.
+    "Error: not found",
+    " leading space",
 )
 _NAMES = ("get_weather", "search", "read_file", "run-tests", "calc", "Lookup2")
 _PARAMETERS = ("city", "days", "path", "query", "flag", "count", "ratio", "tags", "options")

@@ -20,6 +20,7 @@ from tests.conformance.test_fidelity_corpus import (
     openai_request,
     openai_response,
     payload,
+    roundtrip_codes,
 )
 
 ASK = {"role": "user", "content": "Weather in Paris?"}
@@ -281,6 +282,52 @@ def test_an_error_result_read_from_openai_without_its_flag() -> None:
 def test_a_result_marked_failed_that_did_not_fail() -> None:
     source, output = _anthropic_error_result(False), _anthropic_error_result(True)
     assert "did not fail" in only(_check("fidelity.error_flag", source, output)).message
+
+
+def _anthropic_result(content: str, is_error: bool | None) -> Any:
+    result: dict[str, Any] = {"type": "tool_result", "tool_use_id": "call_1", "content": content}
+    if is_error is not None:
+        result["is_error"] = is_error
+    return anthropic_request(
+        [
+            ASK,
+            {"role": "assistant", "content": [_use({}, "call_1")]},
+            {"role": "user", "content": [result]},
+        ]
+    )
+
+
+def test_a_failed_result_starting_with_whitespace_keeps_its_text_behind_the_marker() -> None:
+    # Found by fuzzing: " not found" flagged became "Error:  not found", which
+    # the comparison read as "not found", a false "text changed".
+    source = _anthropic_result(" not found", True)
+    assert conversion_codes(source, _openai_result("Error:  not found")) == set()
+    assert conversion_codes(source, _openai_result("Error: not found")) == set()
+    assert conversion_codes(source, _openai_result("Error:  not fond")) == {"fidelity.text"}
+    # A successful result keeps its leading whitespace exactly.
+    assert conversion_codes(_anthropic_result(" ok", None), _openai_result("ok")) == {
+        "fidelity.text"
+    }
+
+
+def test_a_successful_result_starting_with_the_marker_cannot_stay_successful_in_openai() -> None:
+    # Found by fuzzing: openai-chat reads "Error: ..." as failed whatever the
+    # source said; no converter can say otherwise (docs/conventions.md).
+    source = _anthropic_result("Error: none found, which is fine", None)
+    assert conversion_codes(source, _openai_result("Error: none found, which is fine")) == set()
+    # Between two dialects with a flag, the flag must still be kept.
+    kept_flag = _anthropic_result("Error: none found, which is fine", True)
+    assert "did not fail" in only(_check("fidelity.error_flag", source, kept_flag)).message
+    # And a result that did not start with the marker must not gain one.
+    plain = _anthropic_result("none found", None)
+    assert conversion_codes(plain, _openai_result("Error: none found")) == {"fidelity.error_flag"}
+
+
+def test_through_openai_a_marker_result_may_come_back_failed() -> None:
+    original = _anthropic_result("Error: none found", None)
+    returned = _anthropic_result("Error: none found", True)
+    assert roundtrip_codes(original, returned, "openai-chat") == set()
+    assert roundtrip_codes(original, returned, "anthropic-messages") == {"fidelity.error_flag"}
 
 
 def test_no_results_means_no_error_flag_to_judge() -> None:
