@@ -85,7 +85,7 @@ def test_json_output_lists_the_failures_with_their_payloads() -> None:
 def test_usage_errors_exit_2_and_name_the_fix() -> None:
     code, _, err = fuzz("--profile", "anthropic-messages=openai")
     assert code == 2
-    assert "openai is not a anthropic-messages profile" in err
+    assert "openai is not a profile of anthropic-messages" in err
     code, _, err = fuzz("--profile", "nonsense")
     assert code == 2 and "is not DIALECT=PROFILE" in err
     code, _, err = fuzz("--adapter", "no-such-adapter")
