@@ -50,8 +50,14 @@ bench: $(STAMP)
 reports: $(STAMP)
 	$(BIN)/python -m harness.reports.thirdparty --reference $(REPORTS_ARGS)
 
-## integration: the slow checks against real third-party libraries
+## integration: the slow checks against real third-party code: the library
+## reports above, then toolwire against three real HTTP proxies (LiteLLM proxy,
+## claude-code-proxy, claude-code-router), each installed from its registry into
+## .venv-integration/<name>/ and started on 127.0.0.1, in a network namespace
+## of its own where the machine allows one (docs/proxies.md, "Real proxies");
+## results in reports/proxy-*/
 integration: reports
+	$(BIN)/python -m harness.reports.proxies $(INTEGRATION_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

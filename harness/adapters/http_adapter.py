@@ -24,8 +24,10 @@ request through the proxy while the replay upstream answers from the twin.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -56,6 +58,8 @@ READY_TIMEOUT = 30.0
 EXIT_WAIT = 0.5
 # A key the proxy can pass on: the replay upstream ignores credentials.
 DUMMY_KEY = "toolwire-replay-key"
+# Names a file that keeps the output of a proxy started by --proxy-cmd.
+KEEP_LOG_VARIABLE = "TOOLWIRE_PROXY_LOG"
 
 
 class ProxyUsageError(ToolwireError):
@@ -99,6 +103,8 @@ class HttpProxyAdapter:
         self._replay: ReplayUpstream | None = None
         self._process: ProxyProcess | None = None
         self._lock = threading.Lock()
+        # The cassette being served: kept (not just its id) so identity is safe.
+        self._serving: Sequence[Interaction] | None = None
 
     # --- the adapter protocol ----------------------------------------------------------
 
@@ -141,7 +147,10 @@ class HttpProxyAdapter:
             return
         port = self.port or free_port()
         words = command_words(proxy_command, replay.url, replay.port, port)
-        process = ProxyProcess(words, port, READY_TIMEOUT, self.ready_path)
+        keep_log = os.environ.get(KEEP_LOG_VARIABLE)
+        process = ProxyProcess(
+            words, port, READY_TIMEOUT, self.ready_path, Path(keep_log) if keep_log else None
+        )
         try:
             process.start()
         except ToolwireError:
@@ -154,6 +163,7 @@ class HttpProxyAdapter:
         if process is not None:
             process.cleanup()
         replay, self._replay = self._replay, None
+        self._serving = None
         if replay is not None:
             replay.stop()
 
@@ -167,7 +177,14 @@ class HttpProxyAdapter:
             if self._replay is None:
                 self.start()
             assert self._replay is not None and self.port is not None
-            self._replay.serve(upstream, self._matcher())
+            if upstream is not self._serving:
+                # A case's requests share one cassette: reading its recordings
+                # (their matching keys) once per case, not once per request, keeps
+                # a long multi-request case linear, and a recording served to an
+                # earlier request of the case is not offered first again.
+                self._replay.serve(upstream, self._matcher())
+                self._serving = upstream
+            before = len(self._replay.received())
             answer = post_json(
                 HOST,
                 self.port,
@@ -176,7 +193,7 @@ class HttpProxyAdapter:
                 self._headers(request),
                 min(timeout, self.request_timeout),
             )
-            received = self._replay.received()
+            received = self._replay.received()[before:]
         return _record(answer, received, self._exit_note() if answer.failure else "")
 
     def _headers(self, request: Any) -> dict[str, str]:
@@ -257,6 +274,11 @@ def _record(answer: ProxyAnswer, received: Sequence[ReceivedRequest], note: str)
     mismatch = misses[0] if misses and served is None else None
     failure = f"{answer.failure}{note}" if answer.failure else None
     kind: PayloadKind = "stream" if answer.is_event_stream else "response"
+    # The engine judges the first forwarded request. A request that matched this
+    # case's recordings goes first: one that arrived earlier but matched nothing may
+    # be a late retry of an earlier case's request (a proxy still retrying after
+    # toolwire gave up on it), and judging it would blame this case for it.
+    received = sorted(received, key=lambda r: r.matched is None)
     return ExchangeRecord(
         forwarded=tuple(r.body_or_text for r in received),
         served=served,

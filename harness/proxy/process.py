@@ -8,6 +8,9 @@ process group with its output in a log file; the harness waits until its
 port accepts a connection (and, when a ready path is given, until that path
 answers below 500), and shows the log's tail if it exits or never gets
 ready. Stopping sends SIGTERM to the group, then SIGKILL after a grace period.
+With ``keep_log`` the output goes to that file instead and stays after the run
+(``TOOLWIRE_PROXY_LOG``, docs/proxies.md): where to look when a verdict needs
+the proxy's side of the story.
 """
 
 from __future__ import annotations
@@ -92,6 +95,7 @@ class ProxyProcess:
         port: int,
         ready_timeout: float = 30.0,
         ready_path: str | None = None,
+        keep_log: Path | None = None,
     ) -> None:
         self.words = words
         self.port = port
@@ -100,11 +104,16 @@ class ProxyProcess:
         self._process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
         self._log_path: Path | None = None
+        self._keep_log = keep_log
 
     def start(self) -> None:
-        handle, name = tempfile.mkstemp(prefix="toolwire-proxy-", suffix=".log")
-        self._log_path = Path(name)
-        self._log = os.fdopen(handle, "wb")
+        if self._keep_log is not None:
+            self._log_path = self._keep_log
+            self._log = self._open_kept_log(self._keep_log)
+        else:
+            handle, name = tempfile.mkstemp(prefix="toolwire-proxy-", suffix=".log")
+            self._log_path = Path(name)
+            self._log = os.fdopen(handle, "wb")
         try:
             self._process = subprocess.Popen(
                 self.words,
@@ -188,6 +197,16 @@ class ProxyProcess:
         text = self._log_path.read_bytes().decode("utf-8", "replace")
         return "\n".join(text.rstrip().splitlines()[-lines:])
 
+    def _open_kept_log(self, path: Path) -> IO[bytes]:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return path.open("wb")
+        except OSError as error:
+            raise ProxyCommandError(
+                f"cannot write the proxy's log to {path}: {error.strerror}",
+                hint="point TOOLWIRE_PROXY_LOG at a writable file, or unset it",
+            ) from None
+
     def _close_log(self) -> None:
         if self._log is not None:
             self._log.close()
@@ -195,9 +214,9 @@ class ProxyProcess:
 
     def cleanup(self) -> None:
         self.stop()
-        if self._log_path is not None:
+        if self._log_path is not None and self._keep_log is None:
             self._log_path.unlink(missing_ok=True)
-            self._log_path = None
+        self._log_path = None
 
 
 def _signal_group(process: subprocess.Popen[bytes], signum: int) -> None:

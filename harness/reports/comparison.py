@@ -17,6 +17,9 @@ from harness.reports.html_report import CSP
 from harness.reports.html_style import STYLE
 
 COUNTED = ("pass", "fail", "warn", "error", "unsupported")
+# An adapter spec naming an HTTP proxy under test (harness/adapters/http_adapter.py).
+PROXY_SPEC_PREFIX = "http://"
+PROXY_LABEL = "HTTP proxy"
 WORST_FAMILIES = 3
 # A verdict's ``directions`` entry reads "request anthropic-messages->openai-chat, interaction 1 …".
 _DIRECTION_END = ", "
@@ -47,6 +50,7 @@ class AdapterRow:
     corpus_version: str = ""
     cases: int = 0
     problem: str = ""  # why there are no results (or why the run broke)
+    proxy: bool = False  # an HTTP proxy driven over the wire (`make integration`)
 
 
 def summarise(folder: str, document: Mapping[str, Any]) -> AdapterRow:
@@ -65,6 +69,7 @@ def summarise(folder: str, document: Mapping[str, Any]) -> AdapterRow:
         corpus_version=str(corpus.get("version") or ""),
         cases=int(corpus.get("cases") or 0),
         problem=str(document.get("broken") or ""),
+        proxy=str(adapter.get("spec", "")).startswith(PROXY_SPEC_PREFIX),
     )
 
 
@@ -104,8 +109,9 @@ def directions(verdicts: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
 
 
 def _order(rows: Sequence[AdapterRow]) -> list[AdapterRow]:
-    # The reference first (the bar every converter is measured against), then by name.
-    return sorted(rows, key=lambda row: (row.folder != "reference", row.folder))
+    # The reference first (the bar every converter is measured against), then the
+    # libraries, then the HTTP proxies, each by name.
+    return sorted(rows, key=lambda row: (row.folder != "reference", row.proxy, row.folder))
 
 
 def _status_class(row: AdapterRow) -> str:
@@ -142,7 +148,9 @@ def render_index_html(rows: Sequence[AdapterRow], generated: str = "") -> str:
         "<h1>toolwire: converters compared</h1>\n"
         f"{meta}\n{table}\n"
         "<footer>Each row is rendered from <code>reports/&lt;adapter&gt;/results.json</code> "
-        "by <code>make reports</code>; counts are verdicts (case × rule). "
+        "by <code>make reports</code>, and the rows marked <em>HTTP proxy</em> by "
+        "<code>make integration</code> (real proxies judged on both legs through a replay "
+        "upstream on 127.0.0.1); counts are verdicts (case × rule). "
         "<em>unsupported</em> counts directions an adapter does not convert.</footer>\n"
         "</main>\n</body>\n</html>\n"
     )
@@ -172,8 +180,9 @@ def _html_row(row: AdapterRow) -> str:
         if row.problem and row.status != "NOT RUN"
         else ""
     )
+    label = f'<br><span class="sub">{PROXY_LABEL}</span>' if row.proxy else ""
     return (
-        f'<tr><th scope="row">{escape(row.name)}</th><td>{escape(row.version)}</td>'
+        f'<tr><th scope="row">{escape(row.name)}{label}</th><td>{escape(row.version)}</td>'
         f'<td><span class="badge {_status_class(row)}">{escape(row.status)}</span>{problem}</td>'
         f"{counts}<td>{families or '–'}</td>"
         f"<td>{dirs}</td><td>{link}</td></tr>"
@@ -189,7 +198,10 @@ def render_index_markdown(rows: Sequence[AdapterRow], generated: str = "") -> st
         + (f" ({generated})" if generated else "")
         + ": each adapter's `results.json`, `report.html` and `badge.json` are in its folder. "
         "Counts are verdicts (case × rule); *unsupported* counts directions the adapter "
-        "does not convert. Open [index.html](index.html) for the same table as a page.",
+        "does not convert. Rows marked *HTTP proxy* are real proxies run by "
+        "`make integration`, judged on both legs through a replay upstream on 127.0.0.1 "
+        "([docs/proxies.md](../docs/proxies.md)). "
+        "Open [index.html](index.html) for the same table as a page.",
         "",
         "| adapter | version | status | " + " | ".join(COUNTED) + " | worst rule families |",
         "|---|---|---|" + "---:|" * len(COUNTED) + "---|",
@@ -198,6 +210,8 @@ def render_index_markdown(rows: Sequence[AdapterRow], generated: str = "") -> st
         name = _md(row.name)
         if row.status != "NOT RUN":
             name = f"[{name}]({row.folder}/report.html)"
+        if row.proxy:
+            name += f" ({PROXY_LABEL})"
         counts = " | ".join(str(row.totals.get(o, 0)) for o in COUNTED)
         if row.status == "NOT RUN":
             counts = " | ".join([_md(row.problem)] + [""] * (len(COUNTED) - 1))
