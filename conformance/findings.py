@@ -24,7 +24,15 @@ class Finding:
 
     @property
     def has_diff(self) -> bool:
-        return self.expected is not _MISSING or self.actual is not _MISSING
+        return self.has_expected or self.has_actual
+
+    @property
+    def has_expected(self) -> bool:
+        return self.expected is not _MISSING
+
+    @property
+    def has_actual(self) -> bool:
+        return self.actual is not _MISSING
 
 
 def finding(

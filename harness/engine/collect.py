@@ -17,7 +17,7 @@ from conformance.catalogue import RULES_BY_CODE, Level
 from conformance.context import PayloadUnderTest
 from conformance.findings import Finding
 from harness.adapters.base import Direction
-from harness.engine.explain import diff_text
+from harness.engine.explain import finding_diff
 from harness.engine.verdicts import CONVERT, UNSUPPORTED, Located, Outcome, Verdict
 from harness.errors import WireFormatError
 from harness.schemas import validate_payload
@@ -113,7 +113,7 @@ class VerdictCollector:
             if len(record.findings) >= MAX_FINDINGS_KEPT:
                 record.omitted += 1
                 continue
-            diff = diff_text(item.expected, item.actual) if item.has_diff else ""
+            diff = finding_diff(item)
             record.findings.append(Located(where, shorten_message(item.message), item.path, diff))
 
     def unreadable_output(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.catalogue import RULES_BY_CODE
+from conformance.findings import Finding
 from harness.engine.verdicts import Verdict
 
 MAX_DIFF_LINES = 12
@@ -24,6 +25,17 @@ def shorten(value: Any, limit: int = MAX_VALUE_CHARS) -> str:
         keep = (limit - 5) // 2
         text = f"{text[:keep]} ... {text[-keep:]}"
     return text
+
+
+def finding_diff(item: Finding) -> str:
+    """The diff of a finding: both values compared, or the one it gave."""
+    if item.has_expected and item.has_actual:
+        return diff_text(item.expected, item.actual)
+    if item.has_actual:
+        return f"$: got {shorten(item.actual)}"
+    if item.has_expected:
+        return f"$: expected {shorten(item.expected)}"
+    return ""
 
 
 def diff_text(expected: Any, actual: Any) -> str:
