@@ -158,6 +158,11 @@ class HttpProxyAdapter:
             raise
         self._process, self.port = process, port
 
+    @property
+    def proxy_pid(self) -> int | None:
+        """The process id of a proxy started by ``--proxy-cmd``, else None."""
+        return self._process.pid if self._process is not None else None
+
     def close(self) -> None:
         process, self._process = self._process, None
         if process is not None:

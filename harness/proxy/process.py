@@ -106,6 +106,11 @@ class ProxyProcess:
         self._log_path: Path | None = None
         self._keep_log = keep_log
 
+    @property
+    def pid(self) -> int | None:
+        """The proxy's process id while it runs (benchmarks read its CPU time)."""
+        return self._process.pid if self._process is not None else None
+
     def start(self) -> None:
         if self._keep_log is not None:
             self._log_path = self._keep_log
