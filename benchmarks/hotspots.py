@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import time
-import types
 from collections import Counter, defaultdict
 from collections.abc import Callable, MutableMapping
 from pathlib import Path
@@ -23,7 +22,7 @@ from conformance import registry
 from harness.adapters.loader import load_adapter
 from harness.corpus import loader
 from harness.corpus.loader import bundled_corpus_root
-from harness.engine import collect, results, runner, session, timeout
+from harness.engine import collect, results, runner, session, timeout, wire_values
 
 SECONDS: dict[str, float] = defaultdict(float)
 CALLS: Counter[str] = Counter()
@@ -46,15 +45,16 @@ def _wrap_checks(checks: MutableMapping[str, Any], scope: str) -> None:
         checks[code] = _timed(f"check {code} ({scope})", check)
 
 
-# (module, attribute, label): engine steps timed where they are looked up. A
-# step the engine no longer has is skipped, so the script outlives refactors.
-_STEPS: tuple[tuple[types.ModuleType, str, str], ...] = (
+# (module or class, attribute, label): engine steps timed where they are
+# looked up. A step the engine no longer has is skipped, so the script
+# outlives refactors.
+_STEPS: tuple[tuple[Any, str, str], ...] = (
     (runner, "parse_payload", "engine: parse adapter output"),
     (runner, "case_payloads", "engine: parse case payloads"),
-    (runner, "copy_input", "engine: copy adapter input"),
-    (runner, "copy_output", "engine: check and copy adapter output"),
-    (timeout, "call_with_timeout", "engine: timeout thread (main thread)"),
-    (collect, "diff_text", "engine: explanation diffs"),
+    (wire_values.InputCopies, "copy", "engine: copy adapter input"),
+    (wire_values.InputCopies, "copy_output", "engine: check and copy adapter output"),
+    (timeout, "call_with_timeout", "engine: adapter-call thread handoff (main thread)"),
+    (collect, "finding_diff", "engine: explanation diffs"),
     (loader, "load_case", "load: read and check case files"),
 )
 
@@ -72,6 +72,9 @@ def instrument(adapter: Any) -> list[str]:
             missing.append(f"{module.__name__}.{attribute}")
     implementation = adapter.implementation
     implementation.convert = _timed("adapter: convert (its thread)", implementation.convert)
+    implementation.id_mapping = _timed(
+        "adapter: id_mapping (its thread)", implementation.id_mapping
+    )
     return missing
 
 

@@ -1,6 +1,6 @@
 """How the time to judge one case grows with the length of its conversation.
 
-`python benchmarks/length.py [--rounds 10,20,40,80,160]` builds, for each
+`python benchmarks/length.py [--rounds 10,40,160,640,1000]` builds, for each
 length, one openai-chat request with that many tool rounds (an assistant
 turn with two calls, two results) and its answer, and times ``run_case``
 with the reference adapter (CPU, best of three) against the floor (the same
@@ -14,6 +14,7 @@ import time
 
 from harness.adapters.base import Direction, LoadedAdapter
 from harness.adapters.loader import load_adapter
+from harness.engine.gc_threshold import fewer_gc_passes
 from harness.engine.runner import run_case
 from harness.fuzz.cases import plan_case
 from harness.strategies.plan import (
@@ -64,6 +65,7 @@ def _floor(plan: ExchangePlan, adapter: LoadedAdapter) -> None:
         for direction in sorted(adapter.directions, key=str):
             if direction.kind == kind and direction.source == plan.dialect:
                 output = adapter.convert_direction(payload, direction, request)
+                adapter.id_mapping(payload, direction)
                 back = Direction(direction.kind, direction.target, direction.source)
                 if adapter.supports(back):
                     adapter.convert_direction(output, back)
@@ -71,7 +73,7 @@ def _floor(plan: ExchangePlan, adapter: LoadedAdapter) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", default="10,20,40,80,160")
+    parser.add_argument("--rounds", default="10,40,160,640,1000")
     arguments = parser.parse_args()
     adapter = load_adapter("reference")
     print(
@@ -80,9 +82,10 @@ def main() -> None:
     for rounds in (int(item) for item in arguments.rounds.split(",")):
         plan = conversation(rounds)
         case = plan_case(plan)
-        judged = _best(lambda case=case: run_case(case, adapter))
-        floor = _best(lambda plan=plan: _floor(plan, adapter))
-        turns = 1 + 4 * rounds
+        with fewer_gc_passes():  # as `toolwire run` runs; the floor alike
+            judged = _best(lambda case=case: run_case(case, adapter))
+            floor = _best(lambda plan=plan: _floor(plan, adapter))
+        turns = len(render_request(plan)["messages"])  # 1 + 3 per round
         print(
             f"{rounds:6d} {turns:6d} {judged:11.3f} {floor:8.3f} "
             f"{judged / rounds * 1000:9.2f} {judged / floor:6.1f}"

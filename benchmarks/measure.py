@@ -2,8 +2,10 @@
 
 * ``floor``: what any conformance run must pay, in one process: load the
   cases (YAML, JSON bodies) and make exactly the adapter calls the engine
-  makes (every declared direction from the case's dialect, and the trip back
-  where the reverse is declared), with no check, no copy, no thread.
+  makes (every declared direction from the case's dialect, the adapter's
+  ``id_mapping`` for it, and the trip back where the reverse is declared),
+  with no check, no copy, no thread. ``id_mapping=False`` leaves out the
+  ``id_mapping`` calls (the floor's definition before they were counted).
 * ``harness``: what `toolwire run` does after start-up, in one process: load
   the corpus, ``run_corpus`` (every check), the results document as JSON.
 * ``pytest_path``: the same corpus through the pytest plugin, in one process
@@ -79,7 +81,7 @@ def _payloads(case: Case, interaction: Interaction, kind: str) -> tuple[Any, Any
     return answer, interaction.request_json()
 
 
-def floor(root: Path, adapter: LoadedAdapter) -> int:
+def floor(root: Path, adapter: LoadedAdapter, id_mapping: bool = True) -> int:
     """Load the cases and make the engine's adapter calls, nothing else."""
     calls = 0
     for case in load_corpus(root):
@@ -95,17 +97,23 @@ def floor(root: Path, adapter: LoadedAdapter) -> int:
                     continue
                 payload, request = found
                 for direction in directions:
-                    calls += _round_trip(adapter, direction, payload, request)
+                    calls += _round_trip(adapter, direction, payload, request, id_mapping)
     return calls
 
 
-def _round_trip(adapter: LoadedAdapter, direction: Direction, payload: Any, request: Any) -> int:
-    """Convert, and back where the reverse is declared; the calls made. A refusal
-    (the adapter raising) ends the trip, as it does in the engine."""
+def _round_trip(
+    adapter: LoadedAdapter, direction: Direction, payload: Any, request: Any, id_mapping: bool
+) -> int:
+    """Convert (with the declared id mapping), and back where the reverse is
+    declared; the calls made. A refusal (the adapter raising) ends the trip,
+    as it does in the engine."""
     try:
         output = adapter.convert_direction(payload, direction, request)
     except Exception:
         return 1
+    if id_mapping:
+        with contextlib.suppress(Exception):
+            adapter.id_mapping(payload, direction)
     reverse = Direction(direction.kind, direction.target, direction.source)
     if not adapter.supports(reverse) or direction.source == direction.target:
         return 1

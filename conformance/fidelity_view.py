@@ -8,15 +8,17 @@ here is pure: it reads ``PayloadUnderTest`` objects and returns plain values.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from conformance.catalogue import OPENAI_FAMILY
 from conformance.context import PayloadUnderTest
 from conformance.conventions import read_result, strip_error_mark
+from conformance.memo import by_identity
 from conformance.paths import block_path, response_block_path, turn_path
 from conformance.semantic import SemMessage, semantic_conversation, semantic_message
-from conformance.timeline import call_sites, result_sites
+from conformance.timeline import timeline_of
 from harness.model import ANTHROPIC_MESSAGES, QWEN_XML, TextBlock, ToolCall, ToolResult
 
 _SHORT = 60
@@ -41,6 +43,7 @@ def is_openai_family(dialect: str) -> bool:
     return dialect in OPENAI_FAMILY
 
 
+@by_identity
 def semantic_messages(payload: PayloadUnderTest) -> tuple[SemMessage, ...] | None:
     if payload.conversation is not None:
         return semantic_conversation(payload.conversation)
@@ -66,29 +69,40 @@ def text_path(payload: PayloadUnderTest, message: SemMessage) -> str:
 
 
 def call_refs(payload: PayloadUnderTest) -> list[CallRef]:
-    conversation = payload.conversation
-    if conversation is not None:
-        return [
-            CallRef(site.call, block_path(conversation, site.turn_index, site.block_index))
-            for site in call_sites(conversation)
-        ]
-    response = payload.response
-    if response is None or not response.choices:
-        return []
-    turn = response.choices[0].message
-    return [
-        CallRef(block, response_block_path(payload.dialect, turn, index))
-        for index, block in enumerate(turn.blocks)
-        if isinstance(block, ToolCall)
-    ]
+    return list(_call_refs(payload))
 
 
 def result_refs(payload: PayloadUnderTest) -> list[ResultRef]:
+    return list(_result_refs(payload))
+
+
+# Several checks per payload read these: built once (conformance.memo).
+@by_identity
+def _call_refs(payload: PayloadUnderTest) -> tuple[CallRef, ...]:
+    conversation = payload.conversation
+    if conversation is not None:
+        return tuple(
+            CallRef(site.call, block_path(conversation, site.turn_index, site.block_index))
+            for site in timeline_of(conversation).calls
+        )
+    response = payload.response
+    if response is None or not response.choices:
+        return ()
+    turn = response.choices[0].message
+    return tuple(
+        CallRef(block, response_block_path(payload.dialect, turn, index))
+        for index, block in enumerate(turn.blocks)
+        if isinstance(block, ToolCall)
+    )
+
+
+@by_identity
+def _result_refs(payload: PayloadUnderTest) -> tuple[ResultRef, ...]:
     conversation = payload.conversation
     if conversation is None:
-        return []
+        return ()
     refs = []
-    for site in result_sites(conversation):
+    for site in timeline_of(conversation).results:
         result = site.result
         pieces = [block.text for block in result.content if isinstance(block, TextBlock)]
         # openai-chat has no flag: docs/conventions.md reads an "Error:" prefix.
@@ -97,7 +111,7 @@ def result_refs(payload: PayloadUnderTest) -> list[ResultRef]:
             pieces[0] = strip_error_mark(pieces[0])
         path = block_path(conversation, site.turn_index, site.block_index)
         refs.append(ResultRef(result, path, is_error, tuple(pieces)))
-    return refs
+    return tuple(refs)
 
 
 def pair_up(
@@ -108,10 +122,13 @@ def pair_up(
     """Pairs (source index, output index): by key where a key is unique on both
     sides (through ``mapping``), the rest by position among the unmatched."""
     mapped = [mapping.get(k, k) if (mapping and k) else k for k in source_keys]
-    unique_out = {k: j for j, k in enumerate(output_keys) if k and output_keys.count(k) == 1}
+    # Counted once: list.count per key made long conversations quadratic.
+    output_counts = Counter(output_keys)
+    mapped_counts = Counter(mapped)
+    unique_out = {k: j for j, k in enumerate(output_keys) if k and output_counts[k] == 1}
     pairs: dict[int, int] = {}
     for i, key in enumerate(mapped):
-        if key and mapped.count(key) == 1 and key in unique_out:
+        if key and mapped_counts[key] == 1 and key in unique_out:
             pairs[i] = unique_out[key]
     used = set(pairs.values())
     rest_source = [i for i in range(len(mapped)) if i not in pairs]

@@ -31,7 +31,7 @@ from conformance.context import PayloadCheck, PayloadUnderTest
 from conformance.findings import Finding, finding
 from conformance.ordering_blocks import CONVERSION_CHECKS, ROUNDTRIP_CHECKS
 from conformance.paths import block_path, turn_path
-from conformance.timeline import CallTurn, ResultSite, call_turns, result_sites
+from conformance.timeline import CallTurn, ResultSite, call_turns, timeline_of
 from harness.model import ANTHROPIC_MESSAGES, Conversation, ToolResult
 
 # Profiles whose server merges consecutive same-role messages into one turn:
@@ -43,15 +43,7 @@ SYSTEM_ROLES = frozenset({"system", "developer"})
 def answers(conversation: Conversation, call_turn: CallTurn) -> list[ResultSite]:
     """The results in ``call_turn``'s window that answer one of its calls (first answer
     per id: a second one is ``pairing.duplicate_result``)."""
-    offered = {site.call.id for site in call_turn.calls if site.call.id}
-    seen: set[str] = set()
-    found = []
-    for site in result_sites(conversation):
-        call_id = site.result.call_id
-        if site.turn_index in call_turn.window and call_id in offered and call_id not in seen:
-            seen.add(call_id)
-            found.append(site)
-    return found
+    return timeline_of(conversation).answers(call_turn)
 
 
 def _path(conversation: Conversation, site: ResultSite) -> str:
@@ -282,7 +274,7 @@ def _with_results(check: MergeAwareCheck) -> PayloadCheck:
 
     def run(payload: PayloadUnderTest) -> list[Finding] | None:
         conversation = payload.conversation
-        if conversation is None or not result_sites(conversation):
+        if conversation is None or not timeline_of(conversation).results:
             return None
         return check(conversation, payload.profile in MERGING_PROFILES)
 

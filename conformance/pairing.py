@@ -7,7 +7,6 @@ response) and returns findings; an empty list means the rule holds.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Mapping
 
 from conformance.context import (
@@ -23,9 +22,9 @@ from conformance.paths import block_path, response_block_path
 from conformance.timeline import (
     CallSite,
     call_sites,
-    call_turn_by_window,
     call_turns,
     result_sites,
+    timeline_of,
 )
 from harness.model import Conversation, Response, ToolCall, ToolResult
 
@@ -65,17 +64,21 @@ def check_call_id_missing(payload: Conversation | Response) -> list[Finding]:
 
 
 def check_call_id_duplicate(payload: Conversation | Response) -> list[Finding]:
-    counts = Counter(call.id for call, _ in _calls_of(payload) if call.id)
+    calls = _calls_of(payload)
+    paths_by_id: dict[str, list[str]] = {}
+    for call, path in calls:
+        if call.id:
+            paths_by_id.setdefault(call.id, []).append(path)
     found = []
     reported: set[str] = set()
-    for call, path in _calls_of(payload):
-        if call.id and counts[call.id] > 1 and call.id not in reported:
+    for call, path in calls:
+        if call.id and len(paths_by_id[call.id]) > 1 and call.id not in reported:
             reported.add(call.id)
-            paths = [p for c, p in _calls_of(payload) if c.id == call.id]
+            paths = paths_by_id[call.id]
             found.append(
                 finding(
                     "pairing.call_id_duplicate",
-                    f"id {call.id!r} is used by {counts[call.id]} calls: {', '.join(paths)}",
+                    f"id {call.id!r} is used by {len(paths)} calls: {', '.join(paths)}",
                     path,
                 )
             )
@@ -83,41 +86,53 @@ def check_call_id_duplicate(payload: Conversation | Response) -> list[Finding]:
 
 
 def check_orphan_result(conversation: Conversation) -> list[Finding]:
-    owners = call_turn_by_window(conversation)
-    sites_by_id: dict[str, list[CallSite]] = {}
-    for call_site in call_sites(conversation):
+    timeline = timeline_of(conversation)
+    first_site_by_id: dict[str, CallSite] = {}
+    for call_site in timeline.calls:
         if call_site.call.id:
-            sites_by_id.setdefault(call_site.call.id, []).append(call_site)
+            first_site_by_id.setdefault(call_site.call.id, call_site)
+    # Per call turn: its call ids in order, as a set, and whether every call has one.
+    offers: dict[int, tuple[list[str | None], set[str | None], bool]] = {}
     found = []
-    for site in result_sites(conversation):
+    for site in timeline.results:
         call_id = site.result.call_id
-        path = block_path(conversation, site.turn_index, site.block_index)
-        owner = owners.get(site.turn_index)
-        offered = [s.call.id for s in owner.calls] if owner else []
-        if call_id and call_id in offered:
+        owner = timeline.owners.get(site.turn_index)
+        offered: list[str | None] = []
+        offered_ids: set[str | None] = set()
+        every_call_has_id = True
+        if owner is not None:
+            if owner.turn_index not in offers:
+                ids = [s.call.id for s in owner.calls]
+                offers[owner.turn_index] = (ids, set(ids), all(ids))
+            offered, offered_ids, every_call_has_id = offers[owner.turn_index]
+        if call_id and call_id in offered_ids:
             continue
-        if not call_id and owner and not all(offered):
+        if not call_id and owner and not every_call_has_id:
             continue  # a call without an id: pairing.call_id_missing says so, once
+        path = block_path(conversation, site.turn_index, site.block_index)
         where = (
             f"the calls before it are {', '.join(map(repr, offered))}"
             if offered
             else "no assistant turn with calls comes right before it"
         )
-        elsewhere = [
-            block_path(conversation, s.turn_index, s.block_index)
-            for s in sites_by_id.get(call_id or "", [])
-        ]
-        hint = f"; {call_id!r} exists at {elsewhere[0]}" if elsewhere else ""
+        first = first_site_by_id.get(call_id or "")
+        hint = ""
+        if first is not None:
+            hint = f"; {call_id!r} exists at {block_path(conversation, *_place(first))}"
         found.append(
             finding(
                 "pairing.orphan_result",
                 f"the result at {path} references {call_id!r}, but {where}{hint}",
                 path,
-                expected=offered,
+                expected=list(offered),
                 actual=call_id,
             )
         )
     return found
+
+
+def _place(site: CallSite) -> tuple[int, int]:
+    return site.turn_index, site.block_index
 
 
 def check_duplicate_result(conversation: Conversation) -> list[Finding]:
@@ -224,7 +239,8 @@ def _any_payload(check: Callable[[Conversation | Response], list[Finding]]) -> P
 
 
 def _has_tool_traffic(conversation: Conversation) -> bool:
-    return bool(call_sites(conversation) or result_sites(conversation))
+    timeline = timeline_of(conversation)
+    return bool(timeline.calls or timeline.results)
 
 
 def check_id_changed(conversion: ConversionUnderTest) -> list[Finding] | None:
@@ -269,11 +285,12 @@ def _changed(
     only lost (a dropped result, an emptied id) is another rule's to report:
     pairing.orphan_result, .duplicate_result, .unanswered_call, .call_id_missing."""
     expected = list(dict.fromkeys(mapping.get(i, i) for i, _ in source if i))
+    expected_ids = set(expected)
     present = {i for i, _ in output if i}
     missing = [i for i in expected if i not in present]
     unexpected: dict[str, str] = {}
     for output_id, path in output:
-        if output_id and output_id not in expected and output_id not in unexpected:
+        if output_id and output_id not in expected_ids and output_id not in unexpected:
             unexpected[output_id] = path
     verb = "carries" if what == "call" else "references"
     return [

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from conformance.memo import by_identity
 from conformance.paths import block_path, response_block_path, turn_path
 from conformance.timeline import ASSISTANT_ROLES
 from harness.model import (
@@ -87,7 +88,7 @@ def response_path(response: Response) -> str:
 def assistant_views(payload: Conversation | Response) -> list[AssistantView]:
     if isinstance(payload, Response):
         return [_response_view(payload)]
-    return _conversation_views(payload)
+    return list(_conversation_views(payload))
 
 
 def _response_view(response: Response) -> AssistantView:
@@ -101,7 +102,8 @@ def _response_view(response: Response) -> AssistantView:
     return AssistantView((message,), (), response_path(response), has_calls, True, thinking)
 
 
-def _conversation_views(conversation: Conversation) -> list[AssistantView]:
+@by_identity  # read by several reasoning checks per payload: built once (conformance.memo)
+def _conversation_views(conversation: Conversation) -> tuple[AssistantView, ...]:
     groups: list[list[int]] = []
     stretch_of_group: list[int] = []
     stretch = 0
@@ -141,7 +143,7 @@ def _conversation_views(conversation: Conversation) -> list[AssistantView]:
                 thinking=thinking,
             )
         )
-    return views
+    return tuple(views)
 
 
 def aligned_views(

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from conformance.conventions import read_result
+from conformance.memo import by_identity
 from conformance.text import same_text
 from harness.model import (
     Block,
@@ -113,6 +114,7 @@ def _turn_items(turn: Turn, dialect: str) -> tuple[SemItem, ...]:
     return tuple(item for item in items if item is not None)
 
 
+@by_identity  # read by several checks per payload: built once (conformance.memo)
 def semantic_conversation(conversation: Conversation) -> tuple[SemMessage, ...]:
     """The conversation as merged semantic messages, the system prompt first."""
     raw: list[SemMessage] = []
@@ -133,16 +135,24 @@ def semantic_message(response: Response, choice: int = 0) -> SemMessage:
 
 
 def _merge_same_roles(messages: list[SemMessage]) -> tuple[SemMessage, ...]:
-    merged: list[SemMessage] = []
+    # Runs are gathered first: joining tuples one message at a time was
+    # quadratic in the length of a run (thousands of tool messages in a row).
+    runs: list[list[SemMessage]] = []
     for message in messages:
-        if merged and merged[-1].role == message.role:
-            last = merged[-1]
-            merged[-1] = SemMessage(
-                last.role, last.items + message.items, last.source_turns + message.source_turns
-            )
+        if runs and runs[-1][0].role == message.role:
+            runs[-1].append(message)
         else:
-            merged.append(message)
-    return tuple(merged)
+            runs.append([message])
+    return tuple(
+        run[0]
+        if len(run) == 1
+        else SemMessage(
+            run[0].role,
+            tuple(item for message in run for item in message.items),
+            tuple(turn for message in run for turn in message.source_turns),
+        )
+        for run in runs
+    )
 
 
 def joined_text(message: SemMessage) -> str:

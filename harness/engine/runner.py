@@ -27,7 +27,7 @@ from harness.engine.collect import VerdictCollector, describe_error
 from harness.engine.payloads import SourcePayload, case_payloads, parse_payload
 from harness.engine.timeout import CallTimedOut, TimeBudget
 from harness.engine.verdicts import Verdict
-from harness.engine.wire_values import NotWireValue, copy_input, copy_output
+from harness.engine.wire_values import InputCopies, NotWireValue
 from harness.errors import ToolwireError, WireFormatError
 
 DEFAULT_TIMEOUT = 10.0
@@ -59,6 +59,7 @@ def run_case(
 
         return run_exchanges(case, adapter, options, collector)
     budget = TimeBudget(options.timeout)
+    copies = InputCopies()
     for kind in case.payload_kinds:
         directions = sorted(
             (d for d in adapter.directions if d.kind == kind and d.source == case.dialect),
@@ -79,7 +80,7 @@ def run_case(
         for direction in directions:
             for source in sources:
                 try:
-                    _judge_one(case, adapter, direction, source, options, budget, collector)
+                    _judge_one(case, adapter, direction, source, options, budget, copies, collector)
                 except _CaseFailed:
                     continue
                 except Exception as error:  # a harness bug must not end the run: report it
@@ -98,12 +99,14 @@ def _judge_one(
     source: SourcePayload,
     options: RunOptions,
     budget: TimeBudget,
+    copies: InputCopies,
     collector: VerdictCollector,
 ) -> None:
     where = f"{direction.kind} {direction.source}->{direction.target}, {source.label}"
     profile = _target_profile(case, direction.target, options)
     request = source.request_raw if direction.kind != "request" else None
-    output_raw = _convert(adapter, direction, source.raw, budget, where, collector, request)
+    call = _Call(adapter, budget, copies, collector)
+    output_raw = call.convert(direction, source.raw, where, request)
     output = _read_output(direction, output_raw, profile, source, where, collector)
     if output is None:
         return
@@ -113,14 +116,14 @@ def _judge_one(
         output=output,
         expected=_twin_payload(case, direction, source, options),
         expect=_expect_mapping(case),
-        id_mapping=_declared_ids(adapter, direction, source, budget, where, collector),
+        id_mapping=call.declared_ids(direction, source, where),
     )
     collector.judge(CONVERSION_CHECKS, conversion, direction.target, profile, where)
     reverse = Direction(direction.kind, direction.target, direction.source)
     if not adapter.supports(reverse) or direction.source == direction.target:
         return
     back_where = f"{where}, and back"
-    returned_raw = _convert(adapter, reverse, output_raw, budget, back_where, collector)
+    returned_raw = call.convert(reverse, output_raw, back_where)
     returned = _read_output(reverse, returned_raw, case.profile, source, back_where, collector)
     if returned is None:
         return
@@ -128,62 +131,63 @@ def _judge_one(
     collector.judge(ROUNDTRIP_CHECKS, roundtrip, case.dialect, case.profile, back_where)
 
 
-def _declared_ids(
-    adapter: LoadedAdapter,
-    direction: Direction,
-    source: SourcePayload,
-    budget: TimeBudget,
-    where: str,
-    collector: VerdictCollector,
-) -> Mapping[str, str] | None:
-    argument = copy_input(source.raw)[0]
-    try:
-        return budget.call(lambda: adapter.id_mapping(argument, direction))
-    except CallTimedOut as error:
-        collector.error(where, f"the adapter's id_mapping timed out: {error}")
-    except BaseException as error:  # as for convert: a verdict, not a crash
-        collector.error(where, f"the adapter's id_mapping raised {describe_error(error)}")
-    return None
+@dataclass(frozen=True)
+class _Call:
+    """Calling the adapter for one payload: a private copy in, a checked copy out."""
 
+    adapter: LoadedAdapter
+    budget: TimeBudget
+    copies: InputCopies
+    collector: VerdictCollector
 
-def _convert(
-    adapter: LoadedAdapter,
-    direction: Direction,
-    payload: Any,
-    budget: TimeBudget,
-    where: str,
-    collector: VerdictCollector,
-    request: Any = None,
-) -> Any:
-    # The adapter gets its own copy: one that mutates its input cannot
-    # change the source the rules compare against.
-    argument, input_chars = copy_input(payload)
-    context = copy_input(request)[0] if request is not None else None
-    try:
-        result = budget.call(lambda: adapter.convert_direction(argument, direction, context))
-    except CallTimedOut as error:
-        collector.error(where, f"the adapter timed out: {error} (raise --timeout if it is slow)")
-        raise _CaseFailed from error
-    except UnsupportedConversion as error:
-        collector.unsupported(f"{where}: {describe_error(error).partition(': ')[2]}")
-        raise _CaseFailed from error
-    except BaseException as error:  # an adapter's exception is a verdict, not a crash
-        collector.error(where, f"the adapter raised {describe_error(error)}")
-        raise _CaseFailed from error
-    if result is None:
-        collector.error(where, "the adapter returned None")
-        raise _CaseFailed
-    try:
-        # A checked private copy: what an abandoned call does later cannot
-        # change what was judged.
-        return copy_output(result, input_chars)
-    except NotWireValue as error:
-        collector.error(
-            where,
-            f"the adapter's output cannot be judged: {error} "
-            "(adapters return plain JSON values: docs/adapters.md)",
-        )
-        raise _CaseFailed from None
+    def declared_ids(
+        self, direction: Direction, source: SourcePayload, where: str
+    ) -> Mapping[str, str] | None:
+        argument = self.copies.copy(source.raw)[0]
+        try:
+            return self.budget.call(lambda: self.adapter.id_mapping(argument, direction))
+        except CallTimedOut as error:
+            self.collector.error(where, f"the adapter's id_mapping timed out: {error}")
+        except BaseException as error:  # as for convert: a verdict, not a crash
+            self.collector.error(where, f"the adapter's id_mapping raised {describe_error(error)}")
+        return None
+
+    def convert(self, direction: Direction, payload: Any, where: str, request: Any = None) -> Any:
+        collector = self.collector
+        # The adapter gets its own copy: one that mutates its input cannot
+        # change the source the rules compare against.
+        argument, input_chars = self.copies.copy(payload)
+        context = self.copies.copy(request)[0] if request is not None else None
+        adapter = self.adapter
+        try:
+            result = self.budget.call(
+                lambda: adapter.convert_direction(argument, direction, context)
+            )
+        except CallTimedOut as error:
+            collector.error(
+                where, f"the adapter timed out: {error} (raise --timeout if it is slow)"
+            )
+            raise _CaseFailed from error
+        except UnsupportedConversion as error:
+            collector.unsupported(f"{where}: {describe_error(error).partition(': ')[2]}")
+            raise _CaseFailed from error
+        except BaseException as error:  # an adapter's exception is a verdict, not a crash
+            collector.error(where, f"the adapter raised {describe_error(error)}")
+            raise _CaseFailed from error
+        if result is None:
+            collector.error(where, "the adapter returned None")
+            raise _CaseFailed
+        try:
+            # A checked private copy: what an abandoned call does later cannot
+            # change what was judged.
+            return self.copies.copy_output(result, input_chars)
+        except NotWireValue as error:
+            collector.error(
+                where,
+                f"the adapter's output cannot be judged: {error} "
+                "(adapters return plain JSON values: docs/adapters.md)",
+            )
+            raise _CaseFailed from None
 
 
 def _read_output(

@@ -2,7 +2,9 @@
 
 Python cannot kill a thread, so a call that overruns is abandoned in a daemon
 thread and reported; the run goes on. Output is copied by the caller, so an
-abandoned call cannot change what was judged.
+abandoned call cannot change what was judged. Calls run in a few daemon
+threads kept from call to call (one is replaced when a call overruns in it),
+not in a thread per call.
 
 An adapter that calls ``os._exit`` would end toolwire with the adapter's exit
 status (0 would read as a clean run, with no report). So while adapter calls
@@ -15,6 +17,7 @@ runs adapters in worker processes, where that becomes an ``error`` verdict.
 from __future__ import annotations
 
 import os
+import queue
 import threading
 import time
 from collections.abc import Callable
@@ -53,25 +56,92 @@ def _install_exit_guard() -> None:
         setattr(os, "_exit", _guarded_exit)  # noqa: B010 - mypy refuses a plain assignment
 
 
-def call_with_timeout(function: Callable[[], T], seconds: float) -> T:
-    _install_exit_guard()
-    outcome: dict[str, Any] = {}
+class _CallThread:
+    """A daemon thread that runs adapter calls one at a time, reused from call
+    to call: starting a thread per call cost more than most conversions.
+    A call that overruns abandons its thread (Python cannot stop it); the
+    next call gets a fresh one."""
 
-    def target() -> None:
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self._calls: queue.SimpleQueue[Callable[[], Any] | None] = queue.SimpleQueue()
+        self.outcomes: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._serve, name=CALL_THREAD_NAME, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
         _in_adapter_call.pid = os.getpid()
-        try:
-            outcome["value"] = function()
-        except BaseException as error:  # SystemExit from an adapter must not end the run
-            outcome["error"] = error
+        while True:
+            function = self._calls.get()
+            if function is None:
+                return
+            try:
+                outcome: tuple[bool, Any] = (True, function())
+            except BaseException as error:  # SystemExit from an adapter must not end the run
+                outcome = (False, error)
+            del function  # nothing of the call stays referenced here
+            self.outcomes.put(outcome)
+            del outcome
 
-    worker = threading.Thread(target=target, name=CALL_THREAD_NAME, daemon=True)
-    worker.start()
-    worker.join(max(seconds, 0.0))
-    if worker.is_alive():
-        raise CallTimedOut(f"no answer within {seconds:g} s")
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]  # type: ignore[no-any-return]
+    def submit(self, function: Callable[[], Any]) -> None:
+        self._calls.put(function)
+
+    def retire(self) -> None:
+        """No more calls: the thread ends once its current call (if any) returns."""
+        self._calls.put(None)
+
+    def usable(self) -> bool:
+        # A forked child inherits this object but not the thread.
+        return self.pid == os.getpid() and self.thread.is_alive()
+
+
+# Idle call threads, for any thread of toolwire that calls adapter code.
+_IDLE_KEPT = 4
+_idle: list[_CallThread] = []
+_idle_lock = threading.Lock()
+
+
+def _take_call_thread() -> _CallThread:
+    with _idle_lock:
+        while _idle:
+            candidate = _idle.pop()
+            if candidate.usable():
+                return candidate
+    return _CallThread()
+
+
+def _give_back(worker: _CallThread) -> None:
+    with _idle_lock:
+        if len(_idle) < _IDLE_KEPT:
+            _idle.append(worker)
+            return
+    worker.retire()
+
+
+def _forget_idle_threads() -> None:
+    # In a forked child the threads are gone and the lock may be held.
+    global _idle_lock
+    _idle_lock = threading.Lock()
+    _idle.clear()
+
+
+os.register_at_fork(after_in_child=_forget_idle_threads)
+
+
+def call_with_timeout(function: Callable[[], T], seconds: float) -> T:
+    """``function()`` in an adapter-call thread; CallTimedOut after ``seconds``."""
+    _install_exit_guard()
+    worker = _take_call_thread()
+    worker.submit(function)
+    try:
+        succeeded, value = worker.outcomes.get(timeout=max(seconds, 0.0))
+    except queue.Empty:
+        worker.retire()  # still running the call: abandoned, it ends when the call does
+        raise CallTimedOut(f"no answer within {seconds:g} s") from None
+    _give_back(worker)
+    if not succeeded:
+        raise value
+    return value  # type: ignore[no-any-return]
 
 
 class TimeBudget:

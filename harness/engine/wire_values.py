@@ -11,6 +11,7 @@ message names the first offending value by its JSON path.
 from __future__ import annotations
 
 import json
+import marshal
 import math
 from typing import Any
 
@@ -31,12 +32,59 @@ class NotWireValue(Exception):
 
 def copy_input(value: Any) -> tuple[Any, int]:
     """A private copy of a source payload (already JSON) and its size in characters."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    text = wire_text(value)
     return json.loads(text), len(text)
+
+
+def wire_text(value: Any) -> str:
+    """A payload (already JSON) as the compact text ``copy_input`` copies through."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class InputCopies:
+    """Private copies of the payloads given to an adapter, each serialised once.
+
+    A source payload is given to the adapter once per direction (and to
+    ``id_mapping``), an output again on the way back: every call still gets a
+    fresh copy. The value is turned into JSON text once (its size, and the
+    proof it is JSON), and the copy that text parses to is kept in ``marshal``
+    form: ``marshal.loads`` makes the next copies, equal to what parsing the
+    text again would give (plain dicts, lists, strings and numbers), in less
+    than half the time. Entries hold their value, so an id() cannot be reused
+    while it is remembered; the values are the engine's own, which nothing
+    changes.
+    """
+
+    def __init__(self) -> None:
+        self._copies: dict[int, tuple[Any, bytes, int]] = {}
+
+    def copy(self, value: Any) -> tuple[Any, int]:
+        """A fresh copy of ``value`` and its size in characters, as ``copy_input``."""
+        entry = self._copies.get(id(value))
+        if entry is None or entry[0] is not value:
+            text = wire_text(value)
+            entry = self._remember(value, json.loads(text), len(text))
+        return marshal.loads(entry[1]), entry[2]
+
+    def copy_output(self, value: Any, input_chars: int = 0) -> Any:
+        """``copy_output``, remembered for when the copy is given back as an input."""
+        text = checked_output_text(value, input_chars)
+        copied = json.loads(text)
+        self._remember(copied, copied, len(text))
+        return copied
+
+    def _remember(self, value: Any, parsed: Any, chars: int) -> tuple[Any, bytes, int]:
+        entry = self._copies[id(value)] = (value, marshal.dumps(parsed), chars)
+        return entry
 
 
 def copy_output(value: Any, input_chars: int = 0) -> Any:
     """A checked, private copy of what an adapter returned."""
+    return json.loads(checked_output_text(value, input_chars))
+
+
+def checked_output_text(value: Any, input_chars: int = 0) -> str:
+    """What an adapter returned as compact JSON text, or NotWireValue saying why not."""
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError) as error:
@@ -48,7 +96,7 @@ def copy_output(value: Any, input_chars: int = 0) -> Any:
             f"it is {_megabytes(len(text))} of JSON, more than the {_megabytes(limit)} an "
             "output may take (is it repeating or padding its input?)"
         )
-    return json.loads(text)
+    return text
 
 
 def _megabytes(chars: int) -> str:

@@ -21,6 +21,7 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from harness.model import PayloadKind
 from harness.schemas.loading import cached_schema, schema_file_name, schema_registry
+from harness.schemas.quick import quick_validity
 
 # Long values (a whole tool result, a base64 image) must not flood a report.
 MAX_MESSAGE_CHARS = 200
@@ -59,6 +60,15 @@ def validate_payload(dialect: str, kind: PayloadKind, payload: Any) -> list[Sche
     payload is the data object of one event (the ``[DONE]`` sentinel is not
     JSON and is not an event). An empty list means the payload is valid.
     """
+    quick = quick_validity(dialect, kind)
+    if quick is not None:
+        # Most payloads are valid: a fast yes skips jsonschema's explanations
+        # (harness.schemas.quick); anything else is explained by jsonschema.
+        try:
+            if quick(payload):
+                return []
+        except Exception:  # whatever it was, jsonschema meets it as before
+            pass
     validator = _validator(dialect, kind)
     found: dict[tuple[str, str], tuple[tuple[tuple[int, int | str], ...], SchemaViolation]] = {}
     for error in validator.iter_errors(payload):
