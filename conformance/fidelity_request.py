@@ -218,16 +218,28 @@ def check_tool_choice(source: PayloadUnderTest, output: PayloadUnderTest) -> lis
             else ("tool_choice.disable_parallel_tool_use")
         )
         state = "allowed" if expected[2] else "disabled"
+        # Unset means the documented default (parallel calls allowed): say so,
+        # rather than show a value the output never wrote.
+        output_says = _describe_parallel(after.parallel_tool_calls, output.dialect)
         found.append(
             finding(
                 "fidelity.tool_choice",
-                f"parallel tool calls were {state} in the source, but not in the output ({where})",
+                f"parallel tool calls were {state} in the source, but not in the output "
+                f"({where} {output_says})",
                 where,
-                expected=expected[2],
-                actual=actual[2],
+                expected="disabled" if not expected[2] else "allowed",
+                actual=f"allowed ({where} {output_says})" if actual[2] else "disabled",
             )
         )
     return found
+
+
+def _describe_parallel(value: bool | None, dialect: str) -> str:
+    if value is None:
+        return "is absent, and the default allows them"
+    if dialect == ANTHROPIC_MESSAGES:
+        return f"is {'false' if value else 'true'}"
+    return f"is {'true' if value else 'false'}"
 
 
 def _describe(choice: tuple[str, str | None, bool]) -> str:

@@ -161,6 +161,22 @@ def test_the_parallel_call_setting() -> None:
     assert _check("fidelity.tool_choice", source, kept) == []
     found = only(_check("fidelity.tool_choice", source, lost))
     assert found.path == "tool_choice.disable_parallel_tool_use"
+    # Absent is the documented default, said as such (not "got True").
+    assert found.message.endswith(
+        "(tool_choice.disable_parallel_tool_use is absent, and the default allows them)"
+    )
+    assert found.expected == "disabled"
+
+
+def test_the_parallel_call_setting_written_wrong_is_named_as_written() -> None:
+    source = anthropic_request(
+        [ASK],
+        tools=[TOOL_ANTHROPIC],
+        tool_choice={"type": "auto", "disable_parallel_tool_use": True},
+    )
+    output = openai_request([ASK], tools=[TOOL_OPENAI], parallel_tool_calls=True)
+    found = only(_check("fidelity.tool_choice", source, output))
+    assert found.message.endswith("(parallel_tool_calls is true)")
 
 
 def test_no_tools_and_no_choice_means_nothing_to_judge() -> None:
