@@ -159,6 +159,11 @@ class HttpProxyAdapter:
         self._process, self.port = process, port
 
     @property
+    def upstream_url(self) -> str | None:
+        """The replay upstream's URL once started, else None."""
+        return self._replay.url if self._replay is not None else None
+
+    @property
     def proxy_pid(self) -> int | None:
         """The process id of a proxy started by ``--proxy-cmd``, else None."""
         return self._process.pid if self._process is not None else None

@@ -20,7 +20,6 @@ from harness.corpus.case import Case
 from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
 from harness.engine.runner import RunOptions, run_case
 from harness.engine.verdicts import Verdict
-from harness.proxy.process import free_port
 from tests.proxy.toy_proxy import ToyProxy
 
 REPO = Path(__file__).resolve().parents[2]
@@ -44,21 +43,34 @@ def proxied_adapter(
     front: str, back: str, fault: str | None = None, timeout: float = 5.0
 ) -> Iterator[LoadedAdapter]:
     """An http:// adapter wired to a toy proxy the test owns (both stopped after)."""
-    upstream_port = free_port()
-    spec = (
-        f"http://127.0.0.1:0?front={front}&back={back}&upstream_port={upstream_port}"
-        f"&timeout={timeout}"
+    adapter, upstream_url = started_upstream(
+        f"http://127.0.0.1:0?front={front}&back={back}&upstream_port=1&timeout={timeout}"
     )
-    adapter = load_adapter(spec)
     implementation = adapter.implementation
     assert isinstance(implementation, HttpProxyAdapter)
-    proxy = ToyProxy(f"http://127.0.0.1:{upstream_port}", front, back, fault).start()
+    proxy = ToyProxy(upstream_url, front, back, fault).start()
     implementation.port = proxy.port
     try:
         yield adapter
     finally:
         proxy.stop()
         implementation.close()
+
+
+def started_upstream(spec: str) -> tuple[LoadedAdapter, str]:
+    """The adapter of ``spec`` with its replay upstream already listening, and
+    its URL. The upstream binds a port the system picks (the spec's
+    ``upstream_port`` is a placeholder): a port chosen free and bound later
+    could be taken in between by a parallel test."""
+    adapter = load_adapter(spec)
+    implementation = adapter.implementation
+    assert isinstance(implementation, HttpProxyAdapter)
+    implementation.upstream_port = 0
+    if implementation.port is None:
+        implementation.port = 1  # the caller points it at its proxy once that listens
+    implementation.start()
+    assert implementation.upstream_url is not None
+    return adapter, implementation.upstream_url
 
 
 def verdicts(adapter: LoadedAdapter, case_id: str, timeout: float = 10.0) -> list[Verdict]:

@@ -22,10 +22,9 @@ from typing import Any
 
 from harness.adapters.base import LoadedAdapter
 from harness.adapters.http_adapter import KEEP_LOG_VARIABLE, HttpProxyAdapter
-from harness.adapters.loader import load_adapter
 from harness.engine.verdicts import CONVERT
 from harness.proxy.process import ProxyProcess, free_port
-from tests.proxy.support import PYTHON, TOY_PROXY_CMD, case, verdicts
+from tests.proxy.support import PYTHON, TOY_PROXY_CMD, case, started_upstream, verdicts
 
 CASE = "error-result/retry-after-error-openai"
 # Another conversation: what a proxy still retrying an earlier case would send.
@@ -84,13 +83,12 @@ class _LateRetryProxy:
 
 @contextmanager
 def _late_retry_adapter(forward: bool = True) -> Iterator[LoadedAdapter]:
-    upstream_port = free_port()
-    adapter = load_adapter(
-        f"http://127.0.0.1:0?front=openai-chat&back=openai-chat&upstream_port={upstream_port}"
+    adapter, upstream_url = started_upstream(
+        "http://127.0.0.1:0?front=openai-chat&back=openai-chat&upstream_port=1"
     )
     implementation = adapter.implementation
     assert isinstance(implementation, HttpProxyAdapter)
-    proxy = _LateRetryProxy(upstream_port, forward)
+    proxy = _LateRetryProxy(int(upstream_url.rsplit(":", 1)[1]), forward)
     proxy.thread.start()
     implementation.port = proxy.port
     try:
