@@ -35,7 +35,7 @@ from measure import (
     floor,
     harness,
     pytest_path,
-    repeat,
+    repeat_alternating,
     repeat_end_to_end,
 )
 from scale import scaled_corpus
@@ -103,11 +103,16 @@ def bench(repeats: int, scales: list[int], snapshot: Path) -> dict[str, Any]:
         "pytest": _figure(plugin),
     }
 
-    print("\n2. in one process (best of the repeats)")
-    floor_time = repeat(lambda: floor(root, adapter), repeats)
-    convert_only = repeat(lambda: floor(root, adapter, id_mapping=False), repeats)
-    harness_time = repeat(lambda: harness(root, adapter), repeats)
-    pytest_time = repeat(lambda: pytest_path(root, "reference"), repeats)
+    print("\n2. in one process (best of the repeats, taken in turn)")
+    floor_time, convert_only, harness_time, pytest_time = repeat_alternating(
+        [
+            lambda: floor(root, adapter),
+            lambda: floor(root, adapter, id_mapping=False),
+            lambda: harness(root, adapter),
+            lambda: pytest_path(root, "reference"),
+        ],
+        repeats,
+    )
     rows = {
         "floor": floor_time,
         "floor without id_mapping": convert_only,

@@ -64,6 +64,19 @@ def repeat(function: Callable[[], Any], times: int) -> Timing:
     return Timing.best([timed(function)[0] for _ in range(times)])
 
 
+def repeat_alternating(functions: Sequence[Callable[[], Any]], times: int) -> list[Timing]:
+    """The best of ``times`` runs of each, taken in turn (a, b, c, a, b, c...):
+    on a shared machine a burst of other work then weighs on all of them alike,
+    not on whichever happened to run during it."""
+    for function in functions:
+        function()  # warm up
+    runs: list[list[Timing]] = [[] for _ in functions]
+    for _ in range(times):
+        for index, function in enumerate(functions):
+            runs[index].append(timed(function)[0])
+    return [Timing.best(found) for found in runs]
+
+
 # --- the floor -------------------------------------------------------------------
 
 
