@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -38,6 +39,27 @@ def parse_profiles(values: tuple[str, ...]) -> dict[str, str]:
             )
         profiles[dialect] = profile
     return profiles
+
+
+def api_key_from_env(
+    variable: str | None, dialect: str, usage_error: type[ToolwireError], without_key: str
+) -> str | None:
+    """The API key from ``variable`` (default: the dialect's usual one). A
+    variable named explicitly must be set; an unset default goes on without a
+    key (a local server needs none) after saying so: "``without_key``"."""
+    from harness.corpus.record import DEFAULT_KEY_ENV
+
+    name = variable or DEFAULT_KEY_ENV[dialect]
+    key = os.environ.get(name, "").strip()
+    if key:
+        return key
+    if variable is not None:
+        raise usage_error(
+            f"environment variable {name} is not set or empty",
+            hint=f"export {name}=... (the key is read from the environment only)",
+        )
+    click.echo(f"toolwire: note: ${name} is not set; {without_key}", err=True)
+    return None
 
 
 def adapter_option(help_text: str) -> Callable[[F], F]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from harness.cli.options import timeout_option
+from harness.cli.options import api_key_from_env, timeout_option
 from harness.errors import ToolwireError
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def probe(
         base_url=base_url,
         model=model,
         dialect=dialect,
-        api_key=_api_key(api_key_env, dialect),
+        api_key=api_key_from_env(api_key_env, dialect, ProbeCommandError, "probing without a key"),
         timeout=timeout,
     )
     click.echo(f"toolwire probe: {model} ({dialect}) at {base_url}", err=True)
@@ -139,22 +139,6 @@ def _line(result: StepResult) -> str:
     shown = str(value).lower() if isinstance(value, bool) else value
     decided = f", {item.dimension} = {shown}" if item.dimension else ""
     return f"{item.step} {item.name}: {item.status}{decided} ({item.reason})"
-
-
-def _api_key(variable: str | None, dialect: str) -> str | None:
-    from harness.corpus.record import DEFAULT_KEY_ENV
-
-    name = variable or DEFAULT_KEY_ENV[dialect]
-    key = os.environ.get(name, "").strip()
-    if key:
-        return key
-    if variable is not None:
-        raise ProbeCommandError(
-            f"environment variable {name} is not set or empty",
-            hint=f"export {name}=... (the key is read from the environment only)",
-        )
-    click.echo(f"toolwire: note: ${name} is not set; probing without a key", err=True)
-    return None
 
 
 def _write(path: Path, text: str) -> None:

@@ -8,15 +8,14 @@ history) and is never printed.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click
 
-from harness.cli.options import timeout_option
+from harness.cli.options import api_key_from_env, timeout_option
 from harness.corpus.importer import AddOptions
 from harness.corpus.loader import bundled_corpus_root
-from harness.corpus.record import DEFAULT_KEY_ENV, DEFAULT_TIMEOUT, RecordOptions, record_case
+from harness.corpus.record import DEFAULT_TIMEOUT, RecordOptions, record_case
 from harness.corpus.scrub import is_secret_header
 from harness.corpus.vocabulary import FEATURES, PROFILES
 from harness.errors import ToolwireError
@@ -95,7 +94,9 @@ def record(
         base_url=base_url,
         dialect=dialect,
         request_body=body,
-        api_key=_api_key(api_key_env, dialect),
+        api_key=api_key_from_env(
+            api_key_env, dialect, RecordUsageError, "sending the request without a key"
+        ),
         headers=tuple(_header(item) for item in headers),
         timeout=timeout,
         allow_error_status=allow_error_status,
@@ -127,20 +128,6 @@ def _request_body(path: Path) -> dict[str, object]:
     if not isinstance(value, dict):
         raise RecordUsageError(f"{path}: the request body must be a JSON object")
     return value
-
-
-def _api_key(variable: str | None, dialect: str) -> str | None:
-    name = variable or DEFAULT_KEY_ENV[dialect]
-    key = os.environ.get(name, "").strip()
-    if key:
-        return key
-    if variable is not None:
-        raise RecordUsageError(
-            f"environment variable {name} is not set or empty",
-            hint=f"export {name}=... (the key is read from the environment only)",
-        )
-    click.echo(f"toolwire: note: ${name} is not set; sending the request without a key", err=True)
-    return None
 
 
 def _header(item: str) -> tuple[str, str]:

@@ -230,20 +230,7 @@ def test_same_text_is_fast_on_long_texts() -> None:
 
 
 def _anthropic_error_result(is_error: bool | None) -> Any:
-    result: dict[str, Any] = {
-        "type": "tool_result",
-        "tool_use_id": "call_1",
-        "content": "not found",
-    }
-    if is_error is not None:
-        result["is_error"] = is_error
-    return anthropic_request(
-        [
-            ASK,
-            {"role": "assistant", "content": [_use({}, "call_1")]},
-            {"role": "user", "content": [result]},
-        ]
-    )
+    return _anthropic_result("not found", is_error)
 
 
 def _openai_result(content: str) -> Any:
