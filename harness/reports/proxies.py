@@ -48,7 +48,7 @@ from harness.reports.proxy_setups import (
     proxy_command,
     write_config,
 )
-from harness.reports.thirdparty import Runner
+from harness.reports.thirdparty import Runner, read_text_or_empty
 
 DEFAULT_TIMEOUT = 60.0  # seconds per case: a proxy's first request loads a lot
 # Runs the command in a new user and network namespace whose only interface,
@@ -117,7 +117,7 @@ class ProxyRunner(Runner):
             )
             return None
         if self.install and (
-            installed_version(proxy, venv) is None or _read(stamp) != proxy.package
+            installed_version(proxy, venv) is None or read_text_or_empty(stamp) != proxy.package
         ):
             self.say(f"installing {proxy.package} into {venv.relative_to(ROOT)}")
             venv.mkdir(parents=True, exist_ok=True)
@@ -226,13 +226,6 @@ def _problem(code: int, results: Path) -> str:
     if code == 2:
         return "usage error (exit 2): see reports/_local/logs/ for the log"
     return f"exit {code} without results (did the proxy start?): see reports/_local/logs/"
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError:
-        return ""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

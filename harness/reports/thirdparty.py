@@ -126,7 +126,7 @@ class Runner:
         toolwire = venv / "bin" / "toolwire"
         stamp = venv / ".toolwire-installed"
         wanted = _install_fingerprint(extra, pip)
-        if self.install and (not toolwire.exists() or _read(stamp) != wanted):
+        if self.install and (not toolwire.exists() or read_text_or_empty(stamp) != wanted):
             self.say(f"installing toolwire[{extra}] into {venv.relative_to(ROOT)}")
             steps = [
                 [sys.executable, "-m", "venv", str(venv)],
@@ -214,7 +214,8 @@ def _install_fingerprint(extra: str, pip: tuple[str, ...]) -> str:
     return digest.hexdigest()
 
 
-def _read(path: Path) -> str:
+def read_text_or_empty(path: Path) -> str:
+    """A stamp file's text, empty when it is missing or unreadable."""
     try:
         return path.read_text(encoding="utf-8")
     except OSError:
