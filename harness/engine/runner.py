@@ -23,9 +23,10 @@ from conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS, ROUNDTRIP_CH
 from harness.adapters.base import Direction, LoadedAdapter, UnsupportedConversion
 from harness.corpus.case import Case
 from harness.corpus.loader import Corpus
+from harness.engine.case_thread import CaseBudget, JudgeAbandoned, judge_on_own_thread
 from harness.engine.collect import VerdictCollector, describe_error
 from harness.engine.payloads import SourcePayload, case_payloads, parse_payload
-from harness.engine.timeout import CallTimedOut, TimeBudget
+from harness.engine.timeout import CallTimedOut
 from harness.engine.verdicts import Verdict
 from harness.engine.wire_values import InputCopies, NotWireValue
 from harness.errors import ToolwireError, WireFormatError
@@ -58,7 +59,15 @@ def run_case(
         from harness.engine.exchange import run_exchanges  # it builds on this module
 
         return run_exchanges(case, adapter, options, collector)
-    budget = TimeBudget(options.timeout)
+    return judge_on_own_thread(
+        lambda budget: _judge_case(case, adapter, options, budget), options.timeout
+    )
+
+
+def _judge_case(
+    case: Case, adapter: LoadedAdapter, options: RunOptions, budget: CaseBudget
+) -> list[Verdict]:
+    collector = VerdictCollector(case.id, adapter.name)
     copies = InputCopies()
     for kind in case.payload_kinds:
         directions = sorted(
@@ -98,7 +107,7 @@ def _judge_one(
     direction: Direction,
     source: SourcePayload,
     options: RunOptions,
-    budget: TimeBudget,
+    budget: CaseBudget,
     copies: InputCopies,
     collector: VerdictCollector,
 ) -> None:
@@ -136,7 +145,7 @@ class _Call:
     """Calling the adapter for one payload: a private copy in, a checked copy out."""
 
     adapter: LoadedAdapter
-    budget: TimeBudget
+    budget: CaseBudget
     copies: InputCopies
     collector: VerdictCollector
 
@@ -146,6 +155,8 @@ class _Call:
         argument = self.copies.copy(source.raw)[0]
         try:
             return self.budget.call(lambda: self.adapter.id_mapping(argument, direction))
+        except JudgeAbandoned:
+            raise
         except CallTimedOut as error:
             self.collector.error(where, f"the adapter's id_mapping timed out: {error}")
         except BaseException as error:  # as for convert: a verdict, not a crash
@@ -163,6 +174,8 @@ class _Call:
             result = self.budget.call(
                 lambda: adapter.convert_direction(argument, direction, context)
             )
+        except JudgeAbandoned:
+            raise
         except CallTimedOut as error:
             collector.error(
                 where, f"the adapter timed out: {error} (raise --timeout if it is slow)"

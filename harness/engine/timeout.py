@@ -4,7 +4,8 @@ Python cannot kill a thread, so a call that overruns is abandoned in a daemon
 thread and reported; the run goes on. Output is copied by the caller, so an
 abandoned call cannot change what was judged. Calls run in a few daemon
 threads kept from call to call (one is replaced when a call overruns in it),
-not in a thread per call.
+not in a thread per call. (A case's conversions are judged on one such thread,
+calling the adapter inline: harness.engine.case_thread.)
 
 An adapter that calls ``os._exit`` would end toolwire with the adapter's exit
 status (0 would read as a clean run, with no report). So while adapter calls
@@ -19,7 +20,6 @@ from __future__ import annotations
 import os
 import queue
 import threading
-import time
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
@@ -51,7 +51,7 @@ def _guarded_exit(status: int) -> NoReturn:
     _real_exit(status)
 
 
-def _install_exit_guard() -> None:
+def install_exit_guard() -> None:
     if os._exit is not _guarded_exit:
         setattr(os, "_exit", _guarded_exit)  # noqa: B010 - mypy refuses a plain assignment
 
@@ -101,7 +101,7 @@ _idle: list[_CallThread] = []
 _idle_lock = threading.Lock()
 
 
-def _take_call_thread() -> _CallThread:
+def take_call_thread() -> _CallThread:
     with _idle_lock:
         while _idle:
             candidate = _idle.pop()
@@ -110,7 +110,7 @@ def _take_call_thread() -> _CallThread:
     return _CallThread()
 
 
-def _give_back(worker: _CallThread) -> None:
+def give_back_call_thread(worker: _CallThread) -> None:
     with _idle_lock:
         if len(_idle) < _IDLE_KEPT:
             _idle.append(worker)
@@ -130,35 +130,15 @@ os.register_at_fork(after_in_child=_forget_idle_threads)
 
 def call_with_timeout(function: Callable[[], T], seconds: float) -> T:
     """``function()`` in an adapter-call thread; CallTimedOut after ``seconds``."""
-    _install_exit_guard()
-    worker = _take_call_thread()
+    install_exit_guard()
+    worker = take_call_thread()
     worker.submit(function)
     try:
         succeeded, value = worker.outcomes.get(timeout=max(seconds, 0.0))
     except queue.Empty:
         worker.retire()  # still running the call: abandoned, it ends when the call does
         raise CallTimedOut(f"no answer within {seconds:g} s") from None
-    _give_back(worker)
+    give_back_call_thread(worker)
     if not succeeded:
         raise value
     return value  # type: ignore[no-any-return]
-
-
-class TimeBudget:
-    """The time adapter code may take for one case. Only time spent inside
-    adapter calls counts, so slow judging of a large case never eats into it."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.remaining = seconds
-
-    def call(self, function: Callable[[], T]) -> T:
-        if self.remaining <= 0:
-            raise CallTimedOut(f"it used up its {self.seconds:g} s for this case")
-        started = time.monotonic()
-        try:
-            return call_with_timeout(function, self.remaining)
-        except CallTimedOut:
-            raise CallTimedOut(f"no answer within {self.seconds:g} s") from None
-        finally:
-            self.remaining -= time.monotonic() - started
