@@ -3,10 +3,10 @@
 `python benchmarks/hotspots.py [--corpus PATH]` runs the reference adapter
 over the corpus in one process with a timer around every rule check (by code
 and scope), the adapter's calls, the parsing of sources and outputs, the
-copies that isolate the adapter, the threads of the per-call timeout and
-the loading of the corpus, then prints the biggest costs. Timers read each
-thread's own CPU clock, so they hold on a busy machine; a profiler cannot
-see inside the adapter's worker threads, these timers can.
+copies that isolate the adapter and the loading of the corpus, then prints
+the biggest costs. Timers read each thread's own CPU clock, so they hold on
+a busy machine; a profiler in the main thread cannot see inside the thread
+each case is judged on (harness.engine.case_thread), these timers can.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from conformance import registry
 from harness.adapters.loader import load_adapter
 from harness.corpus import loader
 from harness.corpus.loader import bundled_corpus_root
-from harness.engine import collect, results, runner, session, timeout, wire_values
+from harness.engine import collect, results, runner, session, wire_values
 
 SECONDS: dict[str, float] = defaultdict(float)
 CALLS: Counter[str] = Counter()
@@ -53,7 +53,6 @@ _STEPS: tuple[tuple[Any, str, str], ...] = (
     (runner, "case_payloads", "engine: parse case payloads"),
     (wire_values.InputCopies, "copy", "engine: copy adapter input"),
     (wire_values.InputCopies, "copy_output", "engine: check and copy adapter output"),
-    (timeout, "call_with_timeout", "engine: adapter-call thread handoff (main thread)"),
     (collect, "finding_diff", "engine: explanation diffs"),
     (loader, "load_case", "load: read and check case files"),
 )
@@ -71,10 +70,8 @@ def instrument(adapter: Any) -> list[str]:
         else:
             missing.append(f"{module.__name__}.{attribute}")
     implementation = adapter.implementation
-    implementation.convert = _timed("adapter: convert (its thread)", implementation.convert)
-    implementation.id_mapping = _timed(
-        "adapter: id_mapping (its thread)", implementation.id_mapping
-    )
+    implementation.convert = _timed("adapter: convert", implementation.convert)
+    implementation.id_mapping = _timed("adapter: id_mapping", implementation.id_mapping)
     return missing
 
 

@@ -192,3 +192,17 @@ def end_to_end(command: Sequence[str], cwd: Path | None = None) -> Timing:
 
 def repeat_end_to_end(command: Sequence[str], times: int, cwd: Path | None = None) -> Timing:
     return Timing.best([end_to_end(command, cwd) for _ in range(times)])
+
+
+def repeat_end_to_end_alternating(
+    commands: Sequence[tuple[Sequence[str], Path | None]], times: int
+) -> list[Timing]:
+    """The best of ``times`` runs of each command, taken in turn, after one
+    run of each that warms the file cache (as ``repeat_alternating``)."""
+    for command, cwd in commands:
+        end_to_end(command, cwd)
+    runs: list[list[Timing]] = [[] for _ in commands]
+    for _ in range(times):
+        for index, (command, cwd) in enumerate(commands):
+            runs[index].append(end_to_end(command, cwd))
+    return [Timing.best(found) for found in runs]
