@@ -74,7 +74,10 @@ class CaseBudget:
         self._overran = overran  # the call after the replayed ones overran
         self._calls = 0
 
-    def call(self, function: Callable[[], T]) -> T:
+    def call(self, function: Callable[[], Any], settle: Callable[[Any], T] | None = None) -> T:
+        """``function()`` timed against the budget; ``settle`` (untimed) turns
+        its answer into what is kept for a replay: the engine's private copy,
+        which nothing the adapter does later can change."""
         if self.abandoned:
             raise JudgeAbandoned
         index = self._calls
@@ -96,8 +99,14 @@ class CaseBudget:
         finally:
             self.in_flight = None
             self.remaining -= time.monotonic() - started
+        if settle is not None:
+            try:
+                value = settle(value)
+            except BaseException as error:
+                self.answers.append(_Answer(False, error))
+                raise
         self.answers.append(_Answer(True, value))
-        return value
+        return value  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)

@@ -170,9 +170,20 @@ class _Call:
         argument, input_chars = self.copies.copy(payload)
         context = self.copies.copy(request)[0] if request is not None else None
         adapter = self.adapter
+
+        def settle(result: Any) -> Any:
+            # A checked private copy, made as the call returns: what the adapter
+            # does later cannot change what is judged (or replayed).
+            if result is None:
+                return None
+            try:
+                return self.copies.copy_output(result, input_chars)
+            except NotWireValue as error:
+                raise _NotJudgeable(error) from None
+
         try:
             result = self.budget.call(
-                lambda: adapter.convert_direction(argument, direction, context)
+                lambda: adapter.convert_direction(argument, direction, context), settle
             )
         except JudgeAbandoned:
             raise
@@ -184,23 +195,28 @@ class _Call:
         except UnsupportedConversion as error:
             collector.unsupported(f"{where}: {describe_error(error).partition(': ')[2]}")
             raise _CaseFailed from error
+        except _NotJudgeable as error:
+            collector.error(
+                where,
+                f"the adapter's output cannot be judged: {error.reason} "
+                "(adapters return plain JSON values: docs/adapters.md)",
+            )
+            raise _CaseFailed from None
         except BaseException as error:  # an adapter's exception is a verdict, not a crash
             collector.error(where, f"the adapter raised {describe_error(error)}")
             raise _CaseFailed from error
         if result is None:
             collector.error(where, "the adapter returned None")
             raise _CaseFailed
-        try:
-            # A checked private copy: what an abandoned call does later cannot
-            # change what was judged.
-            return self.copies.copy_output(result, input_chars)
-        except NotWireValue as error:
-            collector.error(
-                where,
-                f"the adapter's output cannot be judged: {error} "
-                "(adapters return plain JSON values: docs/adapters.md)",
-            )
-            raise _CaseFailed from None
+        return result
+
+
+class _NotJudgeable(Exception):
+    """An adapter's answer that is not a plain JSON value (``reason`` says why)."""
+
+    def __init__(self, reason: NotWireValue) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
 
 
 def _read_output(

@@ -191,3 +191,35 @@ def test_in_a_replay_the_overrunning_call_and_every_later_one_fail_without_calli
     with pytest.raises(CallTimedOut, match=r"^it used up its 0\.5 s for this case$"):
         budget.call(lambda: called.append("later"))
     assert called == []
+
+
+class ReusesItsFirstAnswerWhenItHangs(HangsAtCall):
+    """Like HangsAtCall, but it empties the first answer it gave (an adapter
+    reusing its output buffer) as the call that hangs starts: a replay must
+    still judge that answer as it was when returned."""
+
+    def __init__(self, hang_at: int) -> None:
+        super().__init__(hang_at)
+        self.first_answer: Any = None
+
+    def convert(self, payload: Any, kind: str, source: str, target: str) -> Any:
+        if self.calls + 1 == self.hang_at and isinstance(self.first_answer, dict):
+            self.first_answer.clear()
+        answer = super().convert(payload, kind, source, target)
+        if self.first_answer is None:
+            self.first_answer = answer
+        return answer
+
+
+def test_a_replay_judges_each_answer_as_it_was_returned() -> None:
+    expected, _ = judged(hang_at=3)
+    implementation = ReusesItsFirstAnswerWhenItHangs(hang_at=3)
+    adapter = check_adapter(implementation, "hangs-at-call")
+    try:
+        verdicts = run_case(CORPUS[CASE], adapter, RunOptions(timeout=0.2, corpus=CORPUS))
+    finally:
+        implementation.release.set()
+    assert implementation.first_answer == {}  # it did empty it
+    assert [(v.rule_code, v.outcome, v.message) for v in verdicts] == [
+        (v.rule_code, v.outcome, v.message) for v in expected
+    ]
