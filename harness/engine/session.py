@@ -115,7 +115,8 @@ def run_corpus(
 ) -> RunResult:
     """Judge the selected cases. ``on_case_start`` / ``on_case`` are told of
     each case before and after it is judged (progress display); with worker
-    processes, ``on_case_start`` hears of a case when its verdicts arrive."""
+    processes, ``on_case_start`` hears of a case as a worker is given it, so
+    several cases may be in flight."""
     selection = selection or Selection()
     started = datetime.now(UTC)
     cases = [case for case in corpus if selection.selects_case(case)]
@@ -165,9 +166,12 @@ def _judge_cases(
         return
     setup = WorkerSetup(adapter.spec, adapter.name, str(corpus.root), options)
     by_id = {case.id: case for case in cases}
-    for case_id, verdicts in run_in_workers(setup, list(by_id), jobs):
+
+    def sent(case_id: str) -> None:
         if on_case_start is not None:
             on_case_start(by_id[case_id])
+
+    for case_id, verdicts in run_in_workers(setup, list(by_id), jobs, on_sent=sent):
         yield by_id[case_id], verdicts
 
 

@@ -28,7 +28,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnContext
@@ -88,11 +88,18 @@ class _Worker:
 
 
 def run_in_workers(
-    setup: WorkerSetup, case_ids: Sequence[str], jobs: int, hard_limit: float | None = None
+    setup: WorkerSetup,
+    case_ids: Sequence[str],
+    jobs: int,
+    hard_limit: float | None = None,
+    on_sent: Callable[[str], None] | None = None,
 ) -> Iterator[tuple[str, list[Verdict]]]:
-    """(case id, verdicts) for every case, in the order of ``case_ids``."""
+    """(case id, verdicts) for every case, in the order of ``case_ids``;
+    ``on_sent`` hears of each case as a worker is given it."""
     pool = _Pool(
-        setup, hard_limit if hard_limit is not None else hard_limit_for(setup.options.timeout)
+        setup,
+        hard_limit if hard_limit is not None else hard_limit_for(setup.options.timeout),
+        on_sent,
     )
     order = list(dict.fromkeys(case_ids))
     pending = deque(order)
@@ -109,9 +116,12 @@ def run_in_workers(
 
 
 class _Pool:
-    def __init__(self, setup: WorkerSetup, hard_limit: float) -> None:
+    def __init__(
+        self, setup: WorkerSetup, hard_limit: float, on_sent: Callable[[str], None] | None
+    ) -> None:
         self.setup = setup
         self.hard_limit = hard_limit
+        self.on_sent = on_sent
         self.context: SpawnContext = multiprocessing.get_context("spawn")
         self.workers: list[_Worker] = []
         self.results: dict[str, list[Verdict]] = {}
@@ -137,6 +147,8 @@ class _Pool:
                     pending.appendleft(case_id)
                     continue
                 worker.case_id, worker.since = case_id, time.monotonic()
+                if self.on_sent is not None:
+                    self.on_sent(case_id)
 
     def step(self, more_to_start: bool) -> None:
         """Wait for one event (an answer, a death, a time limit) and handle it."""
