@@ -139,11 +139,12 @@ def judge_on_own_thread(judge: Callable[[CaseBudget], T], seconds: float) -> T:
 def _supervise(
     outcomes: queue.SimpleQueue[tuple[bool, Any]], budget: CaseBudget
 ) -> tuple[bool, Any] | _Overrun:
+    wait: float | None
     while True:
-        call = budget.in_flight
+        call = budget.in_flight  # read once: the judge replaces it as it goes
         if call is not None:
-            wait: float | None = call.deadline - time.monotonic()
-            if wait is not None and wait <= 0:
+            wait = call.deadline - time.monotonic()
+            if wait <= 0:
                 return _Overrun(call.index)
         elif budget.remaining > 0:
             wait = budget.remaining  # no call can overrun sooner than that
