@@ -17,37 +17,9 @@ from harness.adapters.loader import load_adapter
 from harness.engine.gc_threshold import fewer_gc_passes
 from harness.engine.runner import run_case
 from harness.fuzz.cases import plan_case
-from harness.strategies.plan import (
-    AssistantPlan,
-    CallPlan,
-    ExchangePlan,
-    ResultPlan,
-    ToolPlan,
-    TurnPlan,
-    UserPlan,
-)
+from harness.model import OPENAI_CHAT
+from harness.strategies.plan import ExchangePlan, weather_rounds
 from harness.strategies.render import render_request, render_response
-
-TOOL = ToolPlan("get_weather", None, {"type": "object", "properties": {"city": {"type": "string"}}})
-
-
-def conversation(rounds: int) -> ExchangePlan:
-    turns: list[TurnPlan] = [UserPlan(text="Weather in two cities, please, every day.")]
-    for number in range(rounds):
-        calls = tuple(
-            CallPlan(f"call_{number}_{i}", TOOL.name, {"city": city})
-            for i, city in enumerate(("Paris", "Tokyo"))
-        )
-        results = tuple(ResultPlan(call.id, f"sunny in {call.arguments['city']}") for call in calls)
-        turns += [AssistantPlan(text_before="Checking.", calls=calls), UserPlan(results=results)]
-    return ExchangePlan(
-        dialect="openai-chat",
-        model="gpt-4o",
-        tools=(TOOL,),
-        turns=tuple(turns),
-        answer=AssistantPlan(text_before="Both sunny."),
-        stop="end_turn",
-    )
 
 
 def _best(function: object, repeats: int = 3) -> float:
@@ -80,7 +52,7 @@ def main() -> None:
         f"{'rounds':>6} {'turns':>6} {'run_case s':>11} {'floor s':>8} {'ms/round':>9} {'ratio':>6}"
     )
     for rounds in (int(item) for item in arguments.rounds.split(",")):
-        plan = conversation(rounds)
+        plan = weather_rounds(OPENAI_CHAT, rounds)
         case = plan_case(plan)
         with fewer_gc_passes():  # as `toolwire run` runs; the floor alike
             judged = _best(lambda case=case: run_case(case, adapter))

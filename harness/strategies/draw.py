@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, DIALECTS, OPENAI_CHAT, QWEN_XML
 from harness.strategies.plan import (
+    MODELS,
     AssistantPlan,
     CallPlan,
     ExchangePlan,
@@ -49,12 +50,6 @@ from harness.strategies.values import (
     tool_lists,
 )
 
-MODELS: dict[str, str] = {
-    OPENAI_CHAT: "gpt-4o",
-    ANTHROPIC_MESSAGES: "claude-sonnet-4-5",
-    DEEPSEEK_CHAT: "deepseek-chat",
-    QWEN_XML: "Qwen/Qwen3-Coder-30B-A3B-Instruct",
-}
 MAX_CALLS = 3  # per assistant turn
 
 

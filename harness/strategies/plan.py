@@ -16,9 +16,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
+from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT, QWEN_XML
+
 ReasoningKind: TypeAlias = Literal["thinking", "redacted"]
 StopKind: TypeAlias = Literal["end_turn", "tool_use", "max_tokens"]
 ChoiceKind: TypeAlias = Literal["auto", "none", "required", "tool"]
+
+# The model each dialect's generated requests name.
+MODELS: dict[str, str] = {
+    OPENAI_CHAT: "gpt-4o",
+    ANTHROPIC_MESSAGES: "claude-sonnet-4-5",
+    DEEPSEEK_CHAT: "deepseek-chat",
+    QWEN_XML: "Qwen/Qwen3-Coder-30B-A3B-Instruct",
+}
 
 
 @dataclass(frozen=True)
@@ -145,3 +155,31 @@ class ExchangePlan:
 
     def tool(self, name: str) -> ToolPlan | None:
         return next((tool for tool in self.tools if tool.name == name), None)
+
+
+WEATHER_TOOL = ToolPlan(
+    "get_weather", None, {"type": "object", "properties": {"city": {"type": "string"}}}
+)
+
+
+def weather_rounds(dialect: str, rounds: int) -> ExchangePlan:
+    """A tool loop of ``rounds`` rounds, each an assistant turn with two
+    calls and then their results, answered in text: a conversation as long
+    as asked (openai-chat: 1 + 3 x ``rounds`` messages), for tests and
+    benchmarks of long conversations."""
+    turns: list[TurnPlan] = [UserPlan(text="Weather in two cities, please, every day.")]
+    for number in range(rounds):
+        calls = tuple(
+            CallPlan(f"call_{number}_{i}", WEATHER_TOOL.name, {"city": city})
+            for i, city in enumerate(("Paris", "Tokyo"))
+        )
+        results = tuple(ResultPlan(call.id, f"sunny in {call.arguments['city']}") for call in calls)
+        turns += [AssistantPlan(text_before="Checking.", calls=calls), UserPlan(results=results)]
+    return ExchangePlan(
+        dialect=dialect,
+        model=MODELS[dialect],
+        tools=(WEATHER_TOOL,),
+        turns=tuple(turns),
+        answer=AssistantPlan(text_before="Both sunny."),
+        stop="end_turn",
+    )

@@ -19,44 +19,14 @@ from harness.engine.payloads import parse_payload
 from harness.engine.runner import run_case
 from harness.fuzz.cases import plan_case
 from harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT
-from harness.strategies.plan import (
-    AssistantPlan,
-    CallPlan,
-    ExchangePlan,
-    ResultPlan,
-    ToolPlan,
-    TurnPlan,
-    UserPlan,
-)
+from harness.strategies.plan import weather_rounds
 from harness.strategies.render import render_request
 
-TOOL = ToolPlan("get_weather", None, {"type": "object", "properties": {"city": {"type": "string"}}})
-CITIES = ("Paris", "Tokyo")
 LONG_ROUNDS = 667  # openai-chat: 1 + 3 x 667 = 2,002 messages
 
 
-def conversation(dialect: str, rounds: int) -> ExchangePlan:
-    """``rounds`` tool rounds: an assistant turn with two calls, then their results."""
-    turns: list[TurnPlan] = [UserPlan(text="Weather in two cities, please, every day.")]
-    for number in range(rounds):
-        calls = tuple(
-            CallPlan(f"call_{number}_{i}", TOOL.name, {"city": city})
-            for i, city in enumerate(CITIES)
-        )
-        results = tuple(ResultPlan(call.id, f"sunny in {call.arguments['city']}") for call in calls)
-        turns += [AssistantPlan(text_before="Checking.", calls=calls), UserPlan(results=results)]
-    return ExchangePlan(
-        dialect=dialect,
-        model="gpt-4o" if dialect == OPENAI_CHAT else "claude-sonnet-4-5",
-        tools=(TOOL,),
-        turns=tuple(turns),
-        answer=AssistantPlan(text_before="Both sunny."),
-        stop="end_turn",
-    )
-
-
 def verdict_summary(dialect: str, rounds: int) -> dict[str, tuple[str, tuple[str, ...]]]:
-    case = plan_case(conversation(dialect, rounds), case_id=f"long/{dialect}-{rounds}")
+    case = plan_case(weather_rounds(dialect, rounds), case_id=f"long/{dialect}-{rounds}")
     verdicts = run_case(case, load_adapter("reference"))
     return {v.rule_code: (v.outcome, v.directions) for v in verdicts}
 
@@ -78,7 +48,7 @@ def judge(request: dict[str, Any], dialect: str, code: str) -> list[Any] | None:
 
 
 def long_openai_request() -> dict[str, Any]:
-    request = render_request(conversation(OPENAI_CHAT, LONG_ROUNDS))
+    request = render_request(weather_rounds(OPENAI_CHAT, LONG_ROUNDS))
     assert len(request["messages"]) == 1 + 3 * LONG_ROUNDS  # round k: messages 1+3k to 3+3k
     return request
 
