@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -94,4 +95,25 @@ def profiles_option(help_text: str) -> Callable[[F], F]:
     """``--profile DIALECT=PROFILE`` (repeatable); parse with ``parse_profiles``."""
     return click.option(
         "--profile", "profiles", multiple=True, metavar="DIALECT=PROFILE", help=help_text
+    )
+
+
+def schema_option(help_text: str, module: str) -> Callable[[F], F]:
+    """``--schema``: print the JSON Schema that ``module``'s ``schema_text()``
+    gives and exit before anything else runs. The module is imported only then,
+    so the option costs nothing at start-up."""
+
+    def print_schema(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+        if not value or ctx.resilient_parsing:
+            return
+        click.echo(importlib.import_module(module).schema_text(), nl=False)
+        ctx.exit(0)
+
+    return click.option(
+        "--schema",
+        is_flag=True,
+        expose_value=False,
+        is_eager=True,
+        callback=print_schema,
+        help=help_text,
     )

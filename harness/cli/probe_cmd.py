@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from harness.cli.options import api_key_from_env, timeout_option
+from harness.cli.options import api_key_from_env, schema_option, timeout_option
 from harness.errors import ToolwireError
 
 if TYPE_CHECKING:
@@ -27,16 +27,6 @@ DEFAULT_TIMEOUT = 120.0
 
 class ProbeCommandError(ToolwireError):
     exit_code = 2
-
-
-def _print_schema(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    """``--schema``: print the profile's JSON Schema and stop (no probe)."""
-    if not value or ctx.resilient_parsing:
-        return
-    from harness.probe.schema import schema_text
-
-    click.echo(schema_text(), nl=False)
-    ctx.exit(0)
 
 
 @click.command("probe")
@@ -72,13 +62,8 @@ def _print_schema(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     "ANTHROPIC_API_KEY, by dialect).",
 )
 @timeout_option("Seconds to wait for each answer.", default=DEFAULT_TIMEOUT)
-@click.option(
-    "--schema",
-    is_flag=True,
-    expose_value=False,
-    is_eager=True,
-    callback=_print_schema,
-    help="Print the JSON Schema of the profile (draft 2020-12) and exit.",
+@schema_option(
+    "Print the JSON Schema of the profile (draft 2020-12) and exit.", "harness.probe.schema"
 )
 def probe(
     base_url: str,

@@ -13,6 +13,7 @@ from harness.cli.options import (
     adapter_option,
     parse_profiles,
     profiles_option,
+    schema_option,
     text_or_json_option,
     timeout_option,
 )
@@ -24,16 +25,6 @@ EXIT_USAGE = 2
 
 class RunUsageError(ToolwireError):
     exit_code = EXIT_USAGE
-
-
-def _print_schema(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    """``--schema``: print the results document's JSON Schema and stop (no run)."""
-    if not value or ctx.resilient_parsing:
-        return
-    from harness.reports.load import schema_text
-
-    click.echo(schema_text(), nl=False)
-    ctx.exit(0)
 
 
 def _parse_jobs(_ctx: click.Context, _param: click.Parameter, value: str) -> int:
@@ -104,13 +95,8 @@ def _parse_jobs(_ctx: click.Context, _param: click.Parameter, value: str) -> int
     "a plain line every 30 s in CI or a pipe (auto), or none.",
 )
 @click.option("-v", "--verbose", is_flag=True, help="Explain every failure, not just the first 20.")
-@click.option(
-    "--schema",
-    is_flag=True,
-    expose_value=False,
-    is_eager=True,
-    callback=_print_schema,
-    help="Print the JSON Schema of the results JSON (draft 2020-12) and exit.",
+@schema_option(
+    "Print the JSON Schema of the results JSON (draft 2020-12) and exit.", "harness.reports.load"
 )
 def run(
     adapter_spec: str,
