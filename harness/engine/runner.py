@@ -51,14 +51,13 @@ def run_case(
     case: Case, adapter: LoadedAdapter, options: RunOptions | None = None
 ) -> list[Verdict]:
     options = options or RunOptions()
-    collector = VerdictCollector(case.id, adapter.name)
     if case.is_negative:
         return []  # negative cases are broken inputs for `toolwire lint`, not conversions
     if hasattr(adapter.implementation, "exchange"):
         # A proxy converts whole exchanges: both legs are judged there.
         from harness.engine.exchange import run_exchanges  # it builds on this module
 
-        return run_exchanges(case, adapter, options, collector)
+        return run_exchanges(case, adapter, options, VerdictCollector(case.id, adapter.name))
     return judge_on_own_thread(
         lambda budget: _judge_case(case, adapter, options, budget), options.timeout
     )

@@ -30,14 +30,8 @@ class NotWireValue(Exception):
     """A value that cannot cross the adapter boundary; the message says why."""
 
 
-def copy_input(value: Any) -> tuple[Any, int]:
-    """A private copy of a source payload (already JSON) and its size in characters."""
-    text = wire_text(value)
-    return json.loads(text), len(text)
-
-
 def wire_text(value: Any) -> str:
-    """A payload (already JSON) as the compact text ``copy_input`` copies through."""
+    """A payload (already JSON) as compact text: what its copies are made from."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -59,7 +53,7 @@ class InputCopies:
         self._copies: dict[int, tuple[Any, bytes, int]] = {}
 
     def copy(self, value: Any) -> tuple[Any, int]:
-        """A fresh copy of ``value`` and its size in characters, as ``copy_input``."""
+        """A fresh private copy of ``value`` (already JSON) and its size in characters."""
         entry = self._copies.get(id(value))
         if entry is None or entry[0] is not value:
             text = wire_text(value)
@@ -67,7 +61,8 @@ class InputCopies:
         return marshal.loads(entry[1]), entry[2]
 
     def copy_output(self, value: Any, input_chars: int = 0) -> Any:
-        """``copy_output``, remembered for when the copy is given back as an input."""
+        """A checked, private copy of what an adapter returned (NotWireValue
+        when it is not JSON), remembered for when it is given back as an input."""
         text = checked_output_text(value, input_chars)
         copied = json.loads(text)
         self._remember(copied, copied, len(text))
@@ -76,11 +71,6 @@ class InputCopies:
     def _remember(self, value: Any, parsed: Any, chars: int) -> tuple[Any, bytes, int]:
         entry = self._copies[id(value)] = (value, marshal.dumps(parsed), chars)
         return entry
-
-
-def copy_output(value: Any, input_chars: int = 0) -> Any:
-    """A checked, private copy of what an adapter returned."""
-    return json.loads(checked_output_text(value, input_chars))
 
 
 def checked_output_text(value: Any, input_chars: int = 0) -> str:
