@@ -59,17 +59,12 @@ def timed(function: Callable[[], Any]) -> tuple[Timing, Any]:
     return Timing(time.perf_counter() - wall, time.process_time() - cpu), value
 
 
-def repeat(function: Callable[[], Any], times: int) -> Timing:
-    function()  # warm up: imports, compiled schemas, caches
-    return Timing.best([timed(function)[0] for _ in range(times)])
-
-
 def repeat_alternating(functions: Sequence[Callable[[], Any]], times: int) -> list[Timing]:
     """The best of ``times`` runs of each, taken in turn (a, b, c, a, b, c...):
     on a shared machine a burst of other work then weighs on all of them alike,
     not on whichever happened to run during it."""
     for function in functions:
-        function()  # warm up
+        function()  # warm up: imports, compiled schemas, caches
     runs: list[list[Timing]] = [[] for _ in functions]
     for _ in range(times):
         for index, function in enumerate(functions):
@@ -188,10 +183,6 @@ def end_to_end(command: Sequence[str], cwd: Path | None = None) -> Timing:
         raise RuntimeError(f"{' '.join(command)} exited {completed.returncode}: {completed.stderr}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return Timing(wall, cpu)
-
-
-def repeat_end_to_end(command: Sequence[str], times: int, cwd: Path | None = None) -> Timing:
-    return Timing.best([end_to_end(command, cwd) for _ in range(times)])
 
 
 def repeat_end_to_end_alternating(
