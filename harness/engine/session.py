@@ -171,7 +171,7 @@ def _judge_cases(
         if on_case_start is not None:
             on_case_start(by_id[case_id])
 
-    for case_id, verdicts in run_in_workers(setup, list(by_id), jobs, on_sent=sent):
+    for case_id, verdicts in run_in_workers(setup, list(by_id), jobs, on_sent=sent, corpus=corpus):
         yield by_id[case_id], verdicts
 
 

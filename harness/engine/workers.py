@@ -8,8 +8,13 @@ calls ``run_case``, so a case gets the verdicts a serial run gives it; the
 controller yields them in the order it was given, whatever order the
 workers finish in.
 
-Workers are started with ``spawn`` on every platform: a clean interpreter
-that inherits no threads or locks from the controller.
+How a worker starts: on Linux, while the controller runs no thread but its
+main one, it is forked with the controller's corpus, so it starts with
+toolwire imported and the cases parsed (a few milliseconds, where a fresh
+interpreter spends half a second or more importing and loading the corpus
+again); it still loads its own adapter from the spec. Anywhere else, or with
+another thread alive (whose locks a forked child would inherit held), it is
+spawned: a clean interpreter that loads the corpus from its folder.
 
 Isolation beyond a serial run: a worker that dies on a case (``os._exit``
 from a thread the adapter started, a fatal signal, a crash in native code)
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -31,17 +37,20 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
-from multiprocessing.context import SpawnContext
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from harness.corpus.loader import Corpus
 from harness.engine.adapter_output import send_stdout_to_stderr_for_good
 from harness.engine.collect import VerdictCollector, describe_error
 from harness.engine.gc_threshold import fewer_gc_passes
 from harness.engine.runner import RunOptions, run_case
 from harness.engine.verdicts import Verdict
 from harness.errors import ToolwireError
+
+if TYPE_CHECKING:  # ForkContext does not exist on Windows
+    from multiprocessing.context import ForkContext, SpawnContext
 
 # A worker silent on one case for this many times --timeout (at least the
 # floor) is killed. Judging a very large case takes time of its own, hence
@@ -93,13 +102,17 @@ def run_in_workers(
     jobs: int,
     hard_limit: float | None = None,
     on_sent: Callable[[str], None] | None = None,
+    corpus: Corpus | None = None,
 ) -> Iterator[tuple[str, list[Verdict]]]:
     """(case id, verdicts) for every case, in the order of ``case_ids``;
-    ``on_sent`` hears of each case as a worker is given it."""
+    ``on_sent`` hears of each case as a worker is given it. ``corpus``, the
+    controller's own (loaded from ``setup.corpus_root``), is what forked
+    workers judge; without it every worker is spawned and loads its own."""
     pool = _Pool(
         setup,
         hard_limit if hard_limit is not None else hard_limit_for(setup.options.timeout),
         on_sent,
+        corpus,
     )
     order = list(dict.fromkeys(case_ids))
     pending = deque(order)
@@ -117,23 +130,34 @@ def run_in_workers(
 
 class _Pool:
     def __init__(
-        self, setup: WorkerSetup, hard_limit: float, on_sent: Callable[[str], None] | None
+        self,
+        setup: WorkerSetup,
+        hard_limit: float,
+        on_sent: Callable[[str], None] | None,
+        corpus: Corpus | None,
     ) -> None:
         self.setup = setup
         self.hard_limit = hard_limit
         self.on_sent = on_sent
-        self.context: SpawnContext = multiprocessing.get_context("spawn")
+        self.corpus = corpus
         self.workers: list[_Worker] = []
         self.results: dict[str, list[Verdict]] = {}
 
     def start(self) -> None:
-        ours, theirs = self.context.Pipe(duplex=True)
-        process = self.context.Process(
-            target=worker_main, args=(self.setup, theirs), name="toolwire-worker"
+        context, corpus = self._how_to_start()
+        ours, theirs = context.Pipe(duplex=True)
+        process = context.Process(
+            target=worker_main, args=(self.setup, theirs, corpus), name="toolwire-worker"
         )
         process.start()
         theirs.close()  # the child holds its end; ours sees EOF when it dies
         self.workers.append(_Worker(process, ours, started=time.monotonic()))
+
+    def _how_to_start(self) -> tuple[ForkContext | SpawnContext, Corpus | None]:
+        """Fork with the corpus where that is safe (see the module's docstring), else spawn."""
+        if self.corpus is not None and can_fork_safely():
+            return multiprocessing.get_context("fork"), self.corpus
+        return multiprocessing.get_context("spawn"), None
 
     def assign(self, pending: deque[str]) -> None:
         for worker in self.workers:
@@ -257,8 +281,22 @@ def _exit_text(code: int | None) -> str:
     return f"exit status {code}"
 
 
-def worker_main(setup: WorkerSetup, connection: Connection) -> None:
-    """The worker process: load, then judge the cases it is sent until told to stop."""
+def can_fork_safely() -> bool:
+    """Linux (fork is the platform's own way there), and no thread but this one:
+    a forked child gets copies of every lock, held or not, and no other thread.
+    The kernel's count sees threads ``threading`` does not (started by C code
+    or by ``_thread``, as pytest-xdist's channel does)."""
+    if sys.platform != "linux" or threading.active_count() != 1:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:  # no /proc: we cannot know, so do not fork
+        return False
+
+
+def worker_main(setup: WorkerSetup, connection: Connection, corpus: Corpus | None = None) -> None:
+    """The worker process: load, then judge the cases it is sent until told to stop.
+    ``corpus`` is the controller's when it was forked, None when it was spawned."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the controller's to handle
     send_stdout_to_stderr_for_good()  # the controller's stdout may carry the results JSON
     try:
@@ -267,7 +305,8 @@ def worker_main(setup: WorkerSetup, connection: Connection) -> None:
         from harness.corpus.loader import load_corpus
 
         adapter = load_adapter(setup.adapter_spec)
-        corpus = load_corpus(Path(setup.corpus_root))
+        if corpus is None:
+            corpus = load_corpus(Path(setup.corpus_root))
     except BaseException as error:  # anything: the controller reports it in one line
         connection.send(("failed", describe_error(error)))
         return
@@ -305,8 +344,6 @@ def _leave_without_lingering_threads() -> None:
         if thread is not threading.main_thread() and not thread.daemon and thread.is_alive()
     ]
     if lingering:
-        import os
-
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(0)
