@@ -11,6 +11,13 @@ keyword function decides validity (its type checker, its ``equal``,
 jsonschema for everything else, so every violation is still found, worded
 and ordered by jsonschema itself.
 
+The predicates themselves live in harness.schemas._quick_predicates. Two
+shapes the package schemas are made of get a fused form: an object schema
+(type, required and properties decided in one pass over a dict's keys) and
+a tagged union (an allOf of ``if: {K is "x"}, then: ...`` branches, where
+a dict's K picks its branches with one lookup). Each keeps the general
+composition for every instance it does not handle itself.
+
 A schema using a keyword not handled here (or an ``$id`` below its root,
 which would move the base of its references) compiles to None: jsonschema
 alone judges it, as before. tests/conformance/test_schema_quick.py holds the two in
@@ -19,15 +26,13 @@ step on the corpus, on adapters' outputs and on mutated payloads.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema._utils import equal  # the equality jsonschema's const and enum use
-
 from harness.model import PayloadKind
+from harness.schemas import _quick_predicates as kw
+from harness.schemas._quick_predicates import VALIDATING, Predicate, Unsupported
 from harness.schemas.loading import (
     _cached_schemas,
     cached_schema,
@@ -35,11 +40,6 @@ from harness.schemas.loading import (
     schema_registry,
 )
 
-Predicate = Callable[[Any], bool]
-
-_TYPES = Draft202012Validator.TYPE_CHECKER
-# Keywords jsonschema validates with (it ignores the rest: $comment, title...).
-_VALIDATING = frozenset(Draft202012Validator.VALIDATORS)
 _HANDLED = frozenset(
     {
         "$ref",
@@ -61,57 +61,6 @@ _HANDLED = frozenset(
         "type",
     }
 )
-# The type checker's answer for a value of one of these exact types holds for
-# every value of that type (a float's answer to "integer" depends on its
-# value: floats and any other type always ask the checker).
-_EXACT_SAMPLES: tuple[Any, ...] = ({}, [], "", False, None, 1)
-
-
-class _Unsupported(Exception):
-    """The schema uses something this module does not decide: leave it to jsonschema."""
-
-
-def _always(_instance: Any) -> bool:
-    return True
-
-
-def _never(_instance: Any) -> bool:
-    return False
-
-
-def _is(name: str) -> Predicate:
-    answers = {type(sample): bool(_TYPES.is_type(sample, name)) for sample in _EXACT_SAMPLES}
-
-    def check(instance: Any) -> bool:
-        answer = answers.get(type(instance))
-        return bool(_TYPES.is_type(instance, name)) if answer is None else answer
-
-    return check
-
-
-_IS_OBJECT, _IS_ARRAY, _IS_STRING, _IS_NUMBER = (
-    _is("object"),
-    _is("array"),
-    _is("string"),
-    _is("number"),
-)
-
-
-def _all_of(predicates: Sequence[Predicate]) -> Predicate:
-    if not predicates:
-        return _always
-    if len(predicates) == 1:
-        return predicates[0]
-    bound = tuple(predicates)
-
-    def check(instance: Any) -> bool:
-        # Plain loops here and below: all() over a generator costs more per call.
-        for predicate in bound:  # noqa: SIM110
-            if not predicate(instance):
-                return False
-        return True
-
-    return check
 
 
 class _Compiler:
@@ -124,38 +73,56 @@ class _Compiler:
 
     def compile(self, schema: Any, resolver: Any) -> Predicate:
         if schema is True:
-            return _always
+            return kw.always
         if schema is False:
-            return _never
+            return kw.never
         if not isinstance(schema, dict):
-            raise _Unsupported(f"a schema that is a {type(schema).__name__}")
+            raise Unsupported(f"a schema that is a {type(schema).__name__}")
         if "$id" in schema and id(schema) not in self._roots:
-            raise _Unsupported("an $id below a file's root")
-        unknown = (set(schema) & _VALIDATING) - _HANDLED
+            raise Unsupported("an $id below a file's root")
+        unknown = (set(schema) & VALIDATING) - _HANDLED
         if unknown:
-            raise _Unsupported(f"keywords {sorted(unknown)}")
+            raise Unsupported(f"keywords {sorted(unknown)}")
         # Cheap, often decisive tests first; for a valid instance all of them run.
         order = ("type", "const", "enum", "required", "properties", "items")
         keys = [key for key in order if key in schema]
         keys += [key for key in schema if key in _HANDLED and key not in order]
-        return _all_of([self._keyword(key, schema[key], schema, resolver) for key in keys])
+        compiled: dict[str, Predicate] = {}
+        table: dict[str, Predicate] = {}
+        for key in keys:
+            if key == "properties":
+                table = {n: self.compile(s, resolver) for n, s in schema[key].items()}
+                compiled[key] = kw.properties(table)
+            else:
+                compiled[key] = self._keyword(key, schema[key], schema, resolver)
+        general = kw.all_of(list(compiled.values()))
+        # An object schema (the common case) gets a fused test for dicts:
+        # "type" answers alike for every dict, so it is asked once, here.
+        fuse = "required" in compiled or "properties" in compiled
+        if not fuse or ("type" in compiled and not compiled["type"]({})):
+            return general
+        rest = tuple(p for k, p in compiled.items() if k not in ("type", "required", "properties"))
+        properties = schema.get("properties", {})
+        entries = {n: (kw.sure_types(properties[n]), p) for n, p in table.items()}
+        return kw.object_test(tuple(schema.get("required", ())), entries, rest, general)
 
     def _keyword(self, key: str, value: Any, schema: Mapping[str, Any], resolver: Any) -> Predicate:
         if key == "type":
-            return _type(value)
+            return kw.type_of(value)
         if key == "const":
-            return _const(value)
+            return kw.const(value)
         if key == "enum":
-            return _enum(value)
+            return kw.enum(value)
         if key == "required":
-            return _required(value)
-        if key == "properties":
-            return _properties({n: self.compile(s, resolver) for n, s in value.items()})
+            return kw.required(value)
         if key == "items":
-            return _items(value if isinstance(value, bool) else self.compile(value, resolver))
-        if key in ("allOf", "anyOf"):
-            parts = [self.compile(s, resolver) for s in value]
-            return _all_of(parts) if key == "allOf" else _any_of(parts)
+            if isinstance(value, bool):
+                return kw.items(value, frozenset())
+            return kw.items(self.compile(value, resolver), kw.sure_types(value))
+        if key == "allOf":
+            return self._all_of(value, resolver)
+        if key == "anyOf":
+            return kw.any_of([self.compile(s, resolver) for s in value])
         if key == "not":
             inner = self.compile(value, resolver)
             return lambda instance: not inner(instance)
@@ -163,13 +130,40 @@ class _Compiler:
             return self._if(value, schema, resolver)
         if key == "$ref":
             return self._ref(value, resolver)
-        return _scalar_keyword(key, value)
+        return kw.scalar_keyword(key, value)
+
+    def _all_of(self, members: Any, resolver: Any) -> Predicate:
+        # The package's tagged unions: allOf of {"if": <field K is "x">, "then":
+        # ...}. For a dict whose K is a string, only the branches naming that
+        # string can apply: one lookup instead of a test per branch.
+        parts: list[Predicate] = []
+        branches: dict[str, list[Predicate]] = {}
+        others: list[Predicate] = []
+        field: str | None = None
+        for member in members:
+            tag = _discriminator(member)
+            if tag is None or (field is not None and tag[0] != field):
+                parts.append(self.compile(member, resolver))
+                others.append(parts[-1])
+                continue
+            field = tag[0]
+            condition = self.compile(member["if"], resolver)
+            then = self.compile(member["then"], resolver)
+            parts.append(kw.if_then(condition, then, kw.always))
+            for name in tag[1]:
+                branches.setdefault(name, []).append(then)
+        general = kw.all_of(parts)
+        if field is None:
+            return general
+        return kw.dispatch(
+            field, {n: tuple(p) for n, p in branches.items()}, tuple(others), general
+        )
 
     def _if(self, value: Any, schema: Mapping[str, Any], resolver: Any) -> Predicate:
         condition = self.compile(value, resolver)
-        then = self.compile(schema["then"], resolver) if "then" in schema else _always
-        otherwise = self.compile(schema["else"], resolver) if "else" in schema else _always
-        return lambda instance: then(instance) if condition(instance) else otherwise(instance)
+        then = self.compile(schema["then"], resolver) if "then" in schema else kw.always
+        otherwise = self.compile(schema["else"], resolver) if "else" in schema else kw.always
+        return kw.if_then(condition, then, otherwise)
 
     def _ref(self, ref: str, resolver: Any) -> Predicate:
         resolved = resolver.lookup(ref)
@@ -184,104 +178,37 @@ class _Compiler:
         return lambda instance: cell[0](instance)  # a cycle: compiled by the time it runs
 
 
-def _type(names: Any) -> Predicate:
-    wanted = [names] if isinstance(names, str) else list(names)
-    tests = [_is(name) for name in wanted]
-    return tests[0] if len(tests) == 1 else lambda instance: any(t(instance) for t in tests)
+def _discriminator(member: Any) -> tuple[str, frozenset[str]] | None:
+    """(K, the strings) for {"if": {"properties": {K: {"const"|"enum": strings}},
+    "required": [K]}, "then": ...}: true exactly when a dict's K is one of them."""
+    if not (isinstance(member, dict) and _validating(member) == {"if"}):
+        return None
+    if "then" not in member or "else" in member:
+        return None
+    condition = member["if"]
+    if not (isinstance(condition, dict) and _validating(condition) == {"properties", "required"}):
+        return None
+    properties, required = condition["properties"], condition["required"]
+    if not (isinstance(properties, dict) and len(properties) == 1 and required == list(properties)):
+        return None
+    [(field, test)] = properties.items()
+    if not (isinstance(field, str) and isinstance(test, dict)):
+        return None
+    keywords = _validating(test)
+    if keywords == {"const"}:
+        values = [test["const"]]
+    elif keywords == {"enum"} and isinstance(test["enum"], list):
+        values = test["enum"]
+    else:
+        return None
+    if not values or any(type(value) is not str for value in values):
+        return None
+    return field, frozenset(values)
 
 
-def _const(expected: Any) -> Predicate:
-    if type(expected) is str:
-        # equal(instance, a string) is `instance is expected or instance == expected`.
-        return lambda instance: instance is expected or instance == expected
-    return lambda instance: bool(equal(instance, expected))
-
-
-def _enum(options: Any) -> Predicate:
-    values = list(options)
-    strings = frozenset(v for v in values if type(v) is str)
-
-    def check(instance: Any) -> bool:
-        if type(instance) is str and len(strings) == len(values):
-            return instance in strings
-        return any(equal(each, instance) for each in values)
-
-    return check
-
-
-def _required(names: Sequence[str]) -> Predicate:
-    wanted = tuple(names)
-
-    def check(instance: Any) -> bool:
-        if not _IS_OBJECT(instance):
-            return True
-        for name in wanted:  # noqa: SIM110
-            if name not in instance:
-                return False
-        return True
-
-    return check
-
-
-def _properties(table: Mapping[str, Predicate]) -> Predicate:
-    def as_jsonschema(instance: Any) -> bool:
-        if not _IS_OBJECT(instance):
-            return True
-        return all(predicate(instance[n]) for n, predicate in table.items() if n in instance)
-
-    def check(instance: Any) -> bool:
-        if type(instance) is not dict:
-            return as_jsonschema(instance)
-        # The same (name, value) pairs jsonschema visits, found from the
-        # instance's side (a payload has fewer keys than a schema names),
-        # while every key is a plain string.
-        for name, value in instance.items():
-            if type(name) is not str:
-                return as_jsonschema(instance)
-            predicate = table.get(name)
-            if predicate is not None and not predicate(value):
-                return False
-        return True
-
-    return check
-
-
-def _items(inner: Predicate | bool) -> Predicate:
-    def check(instance: Any) -> bool:
-        if not _IS_ARRAY(instance) or len(instance) == 0:
-            return True
-        if inner is True:
-            return True
-        if inner is False:
-            return False
-        for item in instance:  # noqa: SIM110
-            if not inner(item):
-                return False
-        return True
-
-    return check
-
-
-def _any_of(parts: Sequence[Predicate]) -> Predicate:
-    bound = tuple(parts)
-    return lambda instance: any(part(instance) for part in bound)
-
-
-def _scalar_keyword(key: str, limit: Any) -> Predicate:
-    if key == "minimum":
-        return lambda instance: not (_IS_NUMBER(instance) and instance < limit)
-    if key == "maximum":
-        return lambda instance: not (_IS_NUMBER(instance) and instance > limit)
-    if key == "minLength":
-        return lambda instance: not (_IS_STRING(instance) and len(instance) < limit)
-    if key == "maxLength":
-        return lambda instance: not (_IS_STRING(instance) and len(instance) > limit)
-    if key == "minItems":
-        return lambda instance: not (_IS_ARRAY(instance) and len(instance) < limit)
-    if key == "pattern":
-        search = re.compile(limit).search
-        return lambda instance: not (_IS_STRING(instance) and not search(instance))
-    raise _Unsupported(f"keyword {key!r}")
+def _validating(schema: Mapping[str, Any]) -> set[str]:
+    # "$id" counts: compile() must meet it (and refuse it) as before.
+    return set(schema) & (VALIDATING | {"$id"})
 
 
 @cache
