@@ -16,10 +16,15 @@ _CODECS: dict[str, str] = {
     "anthropic-messages": "harness.dialects.anthropic_messages:ANTHROPIC_MESSAGES_CODEC",
     "qwen-xml": "harness.dialects.qwen_xml:QWEN_XML_CODEC",
 }
+# Codecs already imported: a run asks for one per payload it parses.
+_LOADED: dict[str, DialectCodec] = {}
 
 
 def get_codec(dialect: str) -> DialectCodec:
     """Return the codec for ``dialect`` or raise a clear error naming the valid ones."""
+    loaded = _LOADED.get(dialect)
+    if loaded is not None:
+        return loaded
     target = _CODECS.get(dialect)
     if target is None:
         raise UnsupportedDialectError(
@@ -27,6 +32,7 @@ def get_codec(dialect: str) -> DialectCodec:
         )
     module_name, _, attribute = target.partition(":")
     codec: DialectCodec = getattr(import_module(module_name), attribute)
+    _LOADED[dialect] = codec
     return codec
 
 

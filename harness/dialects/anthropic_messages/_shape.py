@@ -46,6 +46,8 @@ def describe(value: Any) -> str:
 
 
 def expect_object(value: Any, path: str, what: str = "value") -> Mapping[str, Any]:
+    if type(value) is dict:  # the usual case, without the Mapping ABC check
+        return value
     if not isinstance(value, Mapping):
         raise WireFormatError(
             path,
@@ -104,7 +106,8 @@ def optional_bool(obj: Mapping[str, Any], key: str, path: str) -> bool | None:
 def split_extra(obj: Mapping[str, Any], named: Iterable[str]) -> dict[str, Any]:
     """The keys of ``obj`` that the model does not name, plus named keys whose
     value is ``null`` (so that rendering can reproduce the explicit null)."""
-    named_set = frozenset(named)
+    # The parsers pass constant frozensets: no set to build per object.
+    named_set = named if isinstance(named, frozenset) else frozenset(named)
     return {k: v for k, v in obj.items() if k not in named_set or v is None}
 
 

@@ -42,35 +42,43 @@ from harness.model import (
 )
 
 _MISSING = object()
+# The keys each block type names (split_extra keeps the rest).
+_TEXT_NAMED = frozenset(("type", "text"))
+_THINKING_NAMED = frozenset(("type", "thinking", "signature"))
+_REDACTED_NAMED = frozenset(("type", "data"))
+_TOOL_USE_NAMED = frozenset(("type", "id", "name", "input"))
+_TOOL_RESULT_NAMED = frozenset(("type", "tool_use_id", "is_error"))
 
 
 def parse_block(raw: Any, path: str) -> Block:
     """One content block; ``path`` locates it in the payload."""
     block = expect_object(raw, path, "a content block")
-    if "type" not in block:
-        raise WireFormatError(
-            path,
-            "content block has no `type`",
-            hint='every block needs a type such as "text", "tool_use" or "tool_result"',
-        )
-    block_type = required_str(block, "type", path, "a content block")
+    block_type = block.get("type")
+    if not isinstance(block_type, str):
+        if "type" not in block:
+            raise WireFormatError(
+                path,
+                "content block has no `type`",
+                hint='every block needs a type such as "text", "tool_use" or "tool_result"',
+            )
+        block_type = required_str(block, "type", path, "a content block")
     if block_type == "text":
-        return TextBlock(
-            text=required_str(block, "text", path, "a text block"),
-            extra=split_extra(block, ("type", "text")),
-        )
+        text = block.get("text")
+        if not isinstance(text, str):
+            text = required_str(block, "text", path, "a text block")
+        return TextBlock(text=text, extra=split_extra(block, _TEXT_NAMED))
     if block_type == "thinking":
         return ThinkingBlock(
             origin="thinking",
             text=optional_str(block, "thinking", path),
             signature=optional_str(block, "signature", path),
-            extra=split_extra(block, ("type", "thinking", "signature")),
+            extra=split_extra(block, _THINKING_NAMED),
         )
     if block_type == "redacted_thinking":
         return ThinkingBlock(
             origin="redacted_thinking",
             redacted_data=optional_str(block, "data", path),
-            extra=split_extra(block, ("type", "data")),
+            extra=split_extra(block, _REDACTED_NAMED),
         )
     if block_type == "tool_use":
         # `input` is kept whatever its JSON type: a string there is a converter
@@ -80,7 +88,7 @@ def parse_block(raw: Any, path: str) -> Block:
             name=optional_str(block, "name", path),
             arguments=block.get("input"),
             raw_arguments=None,
-            extra=split_extra(block, ("type", "id", "name", "input")),
+            extra=split_extra(block, _TOOL_USE_NAMED),
         )
     if block_type == "tool_result":
         return _parse_tool_result(block, path)
@@ -89,7 +97,7 @@ def parse_block(raw: Any, path: str) -> Block:
 
 def _parse_tool_result(block: Mapping[str, Any], path: str) -> ToolResult:
     content, form = parse_content(block.get("content", _MISSING), join(path, "content"))
-    extra = split_extra(block, ("type", "tool_use_id", "is_error"))
+    extra = split_extra(block, _TOOL_RESULT_NAMED)
     extra.pop("content", None)  # carried by content/content_form instead
     return ToolResult(
         call_id=optional_str(block, "tool_use_id", path),
@@ -101,7 +109,7 @@ def _parse_tool_result(block: Mapping[str, Any], path: str) -> ToolResult:
 
 
 def parse_blocks(raw: Sequence[Any], path: str) -> tuple[Block, ...]:
-    return tuple(parse_block(item, join(path, i)) for i, item in enumerate(raw))
+    return tuple([parse_block(item, f"{path}[{i}]") for i, item in enumerate(raw)])
 
 
 def parse_content(value: Any, path: str) -> tuple[tuple[Block, ...], ContentForm]:
@@ -113,8 +121,8 @@ def parse_content(value: Any, path: str) -> tuple[tuple[Block, ...], ContentForm
         return (), "null"
     if isinstance(value, str):
         return (TextBlock(text=value),), "string"
-    if isinstance(value, list):
-        return parse_blocks(value, path), "blocks"
+    if isinstance(value, list):  # parse_blocks, inlined: content is parsed often
+        return tuple([parse_block(item, f"{path}[{i}]") for i, item in enumerate(value)]), "blocks"
     raise WireFormatError(
         path,
         f"content must be a string or an array of blocks, got {describe(value)}",

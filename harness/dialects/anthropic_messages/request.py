@@ -15,7 +15,6 @@ from typing import Any
 from harness.dialects.anthropic_messages._shape import (
     expect_list,
     expect_object,
-    join,
     optional_bool,
     optional_str,
     put,
@@ -33,7 +32,8 @@ from harness.dialects.anthropic_messages.tools import (
 from harness.errors import WireFormatError
 from harness.model import ANTHROPIC_MESSAGES, Conversation, Turn
 
-_NAMED = ("model", "messages", "system", "tools", "tool_choice", "stream")
+_NAMED = frozenset(("model", "messages", "system", "tools", "tool_choice", "stream"))
+_TURN_NAMED = frozenset(("role", "content"))
 
 
 def parse_request(payload: Any) -> Conversation:
@@ -53,7 +53,7 @@ def parse_request(payload: Any) -> Conversation:
     extra.pop("system", None)  # carried by system_form
     return Conversation(
         dialect=ANTHROPIC_MESSAGES,
-        turns=tuple(parse_turn(m, join("messages", i)) for i, m in enumerate(messages)),
+        turns=tuple([parse_turn(m, f"messages[{i}]") for i, m in enumerate(messages)]),
         model=optional_str(body, "model", ""),
         system=system,
         system_form=system_form,
@@ -69,8 +69,9 @@ def parse_turn(raw: Any, path: str) -> Turn:
     message = expect_object(raw, path, "a message")
     role = required_str(message, "role", path, "a message")
     blocks, form = content_of(message, "content", path)
-    extra = split_extra(message, ("role", "content"))
-    extra.pop("content", None)
+    # split_extra without its null rule: role is a string by now, and content
+    # (even null) is carried by blocks and form.
+    extra = {k: v for k, v in message.items() if k not in _TURN_NAMED}
     return Turn(role=role, blocks=blocks, content_form=form, extra=extra)
 
 

@@ -58,7 +58,7 @@ _WIRE_STOP: dict[CanonicalStop, str] = {
     "content_filter": "refusal",
 }
 
-_NAMED = ("id", "model", "role", "content", "stop_reason", "usage")
+_NAMED = frozenset(("id", "model", "role", "content", "stop_reason", "usage"))
 
 
 def stop_reason_of(raw: str | None) -> StopReason:

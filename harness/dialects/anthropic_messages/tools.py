@@ -36,7 +36,8 @@ _MODE_OF_TYPE: dict[str, ChoiceMode] = {
 }
 _TYPE_OF_MODE: dict[ChoiceMode, str] = {mode: wire for wire, mode in _MODE_OF_TYPE.items()}
 
-_CUSTOM_TOOL_KEYS = ("name", "description", "input_schema", "strict")
+_CUSTOM_TOOL_KEYS = frozenset(("name", "description", "input_schema", "strict"))
+_SERVER_TOOL_KEYS = frozenset(("type", "name"))
 
 
 def parse_tools(value: Any, path: str) -> tuple[ToolDef, ...]:
@@ -50,7 +51,7 @@ def _parse_tool(raw: Any, path: str) -> ToolDef:
     name = optional_str(tool, "name", path)
     if tool_type not in (None, "custom"):
         # A server tool: everything but its type and name is its configuration.
-        return ToolDef(name=name, kind=tool_type, extra=split_extra(tool, ("type", "name")))
+        return ToolDef(name=name, kind=tool_type, extra=split_extra(tool, _SERVER_TOOL_KEYS))
     schema = tool.get("input_schema")
     if schema is not None and not isinstance(schema, dict):
         raise WireFormatError(

@@ -72,7 +72,8 @@ def require_list(value: Any, path: str, what: str, hint: str | None = None) -> l
 
 def unnamed(obj: Mapping[str, Any], named: Iterable[str]) -> dict[str, Any]:
     """The fields of ``obj`` that the model does not name (they go to ``extra``)."""
-    skip = set(named)
+    # The parsers pass constant frozensets: no set to build per object.
+    skip = named if isinstance(named, frozenset) else frozenset(named)
     return {key: value for key, value in obj.items() if key not in skip}
 
 
@@ -171,13 +172,19 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
+# What json.loads(text, parse_constant=...) builds on every call, built once.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def decode_arguments(text: str) -> tuple[Any, str | None]:
     """``function.arguments`` text -> (value, error). A value that decodes to
     a string (double encoding) is returned as that string: rules judge it."""
     if text.strip() == "":
         return None, "arguments are an empty string, not JSON"
     try:
-        return json.loads(text, parse_constant=_reject_constant), None
+        if type(text) is not str or text.startswith("\ufeff"):  # json.loads's own checks
+            return json.loads(text, parse_constant=_reject_constant), None
+        return _DECODER.decode(text), None
     except json.JSONDecodeError as exc:
         return None, f"arguments are not valid JSON: {exc.msg} at char {exc.pos}"
     except ValueError as exc:

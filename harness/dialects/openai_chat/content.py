@@ -18,6 +18,7 @@ from harness.errors import WireFormatError
 from harness.model import Block, ContentForm, OpaqueBlock, TextBlock
 
 _PART_HINT = 'a content part looks like {"type": "text", "text": "..."}'
+_TEXT_NAMED = frozenset(("type", "text"))
 
 
 def parse_content(message: Mapping[str, Any], path: str) -> tuple[tuple[Block, ...], ContentForm]:
@@ -25,15 +26,14 @@ def parse_content(message: Mapping[str, Any], path: str) -> tuple[tuple[Block, .
     if "content" not in message:
         return (), "absent"
     content = message["content"]
-    content_path = at(path, "content")
     if content is None:
         return (), "null"
     if isinstance(content, str):
         return (TextBlock(content),), "string"
+    content_path = at(path, "content")
     if isinstance(content, list):
-        return tuple(_parse_part(part, at(content_path, i)) for i, part in enumerate(content)), (
-            "blocks"
-        )
+        parts = [_parse_part(part, f"{content_path}[{i}]") for i, part in enumerate(content)]
+        return tuple(parts), "blocks"
     raise WireFormatError(
         content_path,
         f"content must be a string, an array of parts or null, got {type_name(content)}",
@@ -54,7 +54,7 @@ def _parse_part(part: Any, path: str) -> Block:
         raise WireFormatError(
             at(path, "text"), f"text part needs a string text, got {type_name(text)}", _PART_HINT
         )
-    return TextBlock(text, extra={k: v for k, v in part.items() if k not in ("type", "text")})
+    return TextBlock(text, extra={k: v for k, v in part.items() if k not in _TEXT_NAMED})
 
 
 def content_blocks(blocks: Sequence[Block]) -> list[TextBlock | OpaqueBlock]:

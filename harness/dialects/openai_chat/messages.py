@@ -26,7 +26,12 @@ from harness.dialects.openai_chat.common import (
     type_name,
 )
 from harness.dialects.openai_chat.content import content_blocks, parse_content, render_content
-from harness.dialects.openai_chat.tool_calls import is_wire_call, parse_tool_call, render_tool_call
+from harness.dialects.openai_chat.tool_calls import (
+    WireArguments,
+    parse_tool_call,
+    render_tool_call,
+    wire_arguments,
+)
 from harness.errors import WireFormatError
 from harness.model import Block, ThinkingBlock, ThinkingOrigin, ToolCall, ToolResult, Turn
 
@@ -34,10 +39,13 @@ from harness.model import Block, ThinkingBlock, ThinkingOrigin, ToolCall, ToolRe
 REASONING_FIELDS: tuple[ThinkingOrigin, ...] = ("reasoning_content", "reasoning")
 
 _MESSAGE_HINT = 'a message looks like {"role": "user", "content": "..."}'
+_NAMED = frozenset(("role", "content", "tool_calls", *REASONING_FIELDS))
+_TOOL_NAMED = frozenset(("role", "content", "tool_call_id"))
 
 
 def parse_message(message: Any, path: str) -> Turn:
-    message = require_object(message, path, "a message", _MESSAGE_HINT)
+    if not isinstance(message, dict):
+        require_object(message, path, "a message", _MESSAGE_HINT)  # raises
     role = message.get("role")
     if not isinstance(role, str):
         raise WireFormatError(
@@ -47,8 +55,7 @@ def parse_message(message: Any, path: str) -> Turn:
         )
     if role == "tool":
         return _parse_tool_message(message, path)
-    named = ("role", "content", "tool_calls", *REASONING_FIELDS)
-    extra = {k: v for k, v in message.items() if k not in named}
+    extra = {k: v for k, v in message.items() if k not in _NAMED}
     blocks: list[Block] = []
     for field in REASONING_FIELDS:
         if field not in message:
@@ -64,7 +71,8 @@ def parse_message(message: Any, path: str) -> Turn:
             )
     content, form = parse_content(message, path)
     blocks.extend(content)
-    blocks.extend(_parse_tool_calls(message, path, extra))
+    if "tool_calls" in message:
+        blocks.extend(_parse_tool_calls(message, path, extra))
     return Turn(role=role, blocks=tuple(blocks), content_form=form, extra=extra)
 
 
@@ -79,11 +87,11 @@ def _parse_tool_calls(message: Mapping[str, Any], path: str, extra: dict[str, An
     entries = require_list(entries, calls_path, "tool_calls")
     if not entries:
         extra["tool_calls"] = []
-    return [parse_tool_call(entry, at(calls_path, i)) for i, entry in enumerate(entries)]
+    return [parse_tool_call(entry, f"{calls_path}[{i}]") for i, entry in enumerate(entries)]
 
 
 def _parse_tool_message(message: Mapping[str, Any], path: str) -> Turn:
-    extra = {k: v for k, v in message.items() if k not in ("role", "content", "tool_call_id")}
+    extra = {k: v for k, v in message.items() if k not in _TOOL_NAMED}
     call_id = take_str(message, "tool_call_id", extra)
     content, form = parse_content(message, path)
     result = ToolResult(call_id=call_id, content=content, content_form=form, is_error=None)
@@ -98,16 +106,20 @@ def render_message(turn: Turn, path: str) -> dict[str, Any]:
     message.update(_render_reasoning(turn.blocks))
     calls = turn.tool_calls
     present, content = render_content(turn.blocks, turn.content_form)
-    if _natural_null_content(turn, calls):
+    # Each call's arguments text once (JSON work): both uses below need it.
+    wires = [wire_arguments(call) for call in calls]
+    if _natural_null_content(turn, calls, wires):
         present, content = True, None
     if present:
         message["content"] = content
     if calls:
-        message["tool_calls"] = [render_tool_call(call) for call in calls]
+        message["tool_calls"] = [render_tool_call(c, w) for c, w in zip(calls, wires, strict=True)]
     return merge_missing(message, turn.extra)
 
 
-def _natural_null_content(turn: Turn, calls: Sequence[ToolCall]) -> bool:
+def _natural_null_content(
+    turn: Turn, calls: Sequence[ToolCall], wires: Sequence[WireArguments]
+) -> bool:
     # A code-built assistant turn that only calls tools: OpenAI's natural form
     # is ``content: null``. A parsed ``content: []`` keeps its form (its calls
     # come from the wire).
@@ -115,7 +127,7 @@ def _natural_null_content(turn: Turn, calls: Sequence[ToolCall]) -> bool:
         turn.content_form == "blocks"
         and bool(calls)
         and not content_blocks(turn.blocks)
-        and not any(is_wire_call(call) for call in calls)
+        and not any(from_wire for _, from_wire in wires)
     )
 
 

@@ -34,7 +34,7 @@ from harness.dialects.openai_chat.tools import (
 from harness.errors import WireFormatError
 from harness.model import Conversation, ToolDef
 
-_NAMED = ("model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream")
+_NAMED = frozenset(("model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream"))
 
 
 def parse_request(payload: Any, dialect: str) -> Conversation:
@@ -55,7 +55,7 @@ def parse_request(payload: Any, dialect: str) -> Conversation:
             extra["tool_choice"] = payload["tool_choice"]
     return Conversation(
         dialect=dialect,
-        turns=tuple(parse_message(m, at("messages", i)) for i, m in enumerate(messages)),
+        turns=tuple([parse_message(m, f"messages[{i}]") for i, m in enumerate(messages)]),
         model=model,
         tools=_parse_tools(payload, extra),
         tool_choice=tool_choice,

@@ -31,13 +31,16 @@ from harness.dialects.openai_chat.messages import parse_message, render_message
 from harness.errors import WireFormatError
 from harness.model import Choice, Response, Usage
 
+_NAMED = frozenset(("id", "model", "choices", "usage"))
+_CHOICE_NAMED = frozenset(("index", "message", "finish_reason"))
+
 
 def parse_response(payload: Any, dialect: str) -> Response:
     payload = require_object(payload, "", "a response body", "pass the decoded JSON body")
     if "choices" not in payload:
         raise _missing_choices(payload)
     choices = require_list(payload["choices"], "choices", "choices")
-    extra = unnamed(payload, ("id", "model", "choices", "usage"))
+    extra = unnamed(payload, _NAMED)
     response_id = take_str(payload, "id", extra)
     model = take_str(payload, "model", extra)
     usage: Usage | None = None
@@ -91,7 +94,7 @@ def _parse_choice(choice: Any, path: str) -> Choice:
         index=index,
         message=parse_message(choice.get("message"), at(path, "message")),
         stop_reason=parse_finish_reason(finish),
-        extra=unnamed(choice, ("index", "message", "finish_reason")),
+        extra=unnamed(choice, _CHOICE_NAMED),
     )
 
 

@@ -191,7 +191,9 @@ class _Reassembler:
 
     def feed_choice(self, entry: Mapping[str, Any]) -> None:
         index = int_or_none(entry.get("index"))
-        state = self.choices.setdefault(index or 0, _ChoiceState(index or 0))
+        state = self.choices.get(index or 0)
+        if state is None:  # not setdefault: a state per chunk would be built for nothing
+            state = self.choices[index or 0] = _ChoiceState(index or 0)
         if isinstance(entry.get("finish_reason"), str):
             state.finish_reason = entry["finish_reason"]
         for key, value in entry.items():

@@ -30,15 +30,21 @@ from harness.model import ToolCall
 
 _CALL_HINT = 'a tool call looks like {"id": "...", "type": "function", "function": {...}}'
 _FUNCTION_HINT = 'function looks like {"name": "...", "arguments": "<JSON text>"}'
+_CALL_NAMED = frozenset(("id", "function"))
+# (the function.arguments text to write, whether it is the wire form)
+WireArguments = tuple[str | None, bool]
+_FUNCTION_NAMED = frozenset(("name", "arguments"))
 
 
 def parse_tool_call(entry: Any, path: str) -> ToolCall:
-    entry = require_object(entry, path, "a tool call", _CALL_HINT)
-    function = require_object(
-        entry.get("function"), at(path, "function"), "a tool call's function", _FUNCTION_HINT
-    )
-    extra = unnamed(entry, ("id", "function"))
-    function_extra = unnamed(function, ("name", "arguments"))
+    function = entry.get("function") if isinstance(entry, dict) else None
+    if not isinstance(function, dict):  # the path is only built for the error
+        entry = require_object(entry, path, "a tool call", _CALL_HINT)
+        function = require_object(
+            entry.get("function"), at(path, "function"), "a tool call's function", _FUNCTION_HINT
+        )
+    extra = unnamed(entry, _CALL_NAMED)
+    function_extra = unnamed(function, _FUNCTION_NAMED)
     call_id = take_str(entry, "id", extra)
     name = take_str(function, "name", function_extra)
     raw: str | None = None
@@ -74,7 +80,7 @@ def _same_json(left: Any, right: Any) -> bool:
         return False
 
 
-def wire_arguments(call: ToolCall) -> tuple[str | None, bool]:
+def wire_arguments(call: ToolCall) -> WireArguments:
     """(the ``function.arguments`` text to write, whether it is the wire form).
 
     The raw text is written when the call was read from this dialect: it is
@@ -102,8 +108,9 @@ def is_wire_call(call: ToolCall) -> bool:
     return wire_arguments(call)[1]
 
 
-def render_tool_call(call: ToolCall) -> dict[str, Any]:
-    arguments, from_wire = wire_arguments(call)
+def render_tool_call(call: ToolCall, wire: WireArguments | None = None) -> dict[str, Any]:
+    """``wire``: ``wire_arguments(call)`` when the caller has it already."""
+    arguments, from_wire = wire_arguments(call) if wire is None else wire
     function: dict[str, Any] = {}
     if call.name is not None:
         function["name"] = call.name

@@ -32,6 +32,9 @@ from harness.errors import WireFormatError
 from harness.model import ToolChoice, ToolDef
 
 _TOOL_HINT = 'a tool looks like {"type": "function", "function": {"name": "...", "parameters": {}}}'
+_TYPE_NAMED = frozenset(("type",))
+_TOOL_NAMED = frozenset(("type", "function"))
+_FUNCTION_NAMED = frozenset(("name", "description", "parameters", "strict"))
 _CHOICE_MODES: dict[str, Literal["auto", "none", "required"]] = {
     "auto": "auto",
     "none": "none",
@@ -52,13 +55,13 @@ def parse_tool(tool: Any, path: str) -> ToolDef:
         return ToolDef(
             name=name if isinstance(name, str) else None,
             kind=kind,
-            extra=unnamed(tool, ("type",)),
+            extra=unnamed(tool, _TYPE_NAMED),
         )
     function = require_object(
         tool.get("function"), at(path, "function"), "a function tool's function", _TOOL_HINT
     )
-    extra = unnamed(tool, ("type", "function"))
-    function_extra = unnamed(function, ("name", "description", "parameters", "strict"))
+    extra = unnamed(tool, _TOOL_NAMED)
+    function_extra = unnamed(function, _FUNCTION_NAMED)
     name = take_str(function, "name", function_extra)
     description = take_str(function, "description", function_extra)
     strict = take_bool(function, "strict", function_extra)
