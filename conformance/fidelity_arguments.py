@@ -74,6 +74,19 @@ def check_arguments_payload(payload: PayloadUnderTest) -> list[Finding] | None:
 
 def json_equal(left: Any, right: Any) -> bool:
     """JSON value equality: booleans are not numbers, numbers compare by value."""
+    kind = type(left)
+    if kind is type(right):
+        # Both of one exact JSON type (what parsing yields): the rules below
+        # reduce to these, without their chain of isinstance tests.
+        if kind is str or kind is int or kind is float or kind is bool:
+            equal: bool = left == right
+            return equal
+        if kind is dict:
+            return left.keys() == right.keys() and all(json_equal(left[k], right[k]) for k in left)
+        if kind is list:
+            return len(left) == len(right) and all(
+                json_equal(a, b) for a, b in zip(left, right, strict=True)
+            )
     if isinstance(left, bool) or isinstance(right, bool):
         return isinstance(left, bool) and isinstance(right, bool) and left == right
     if isinstance(left, int | float) and isinstance(right, int | float):

@@ -87,7 +87,7 @@ def check_tool_definitions(
     found = []
     pairs = pair_up([t.name for t in source_tools], [t.name for t in output_tools])
     for i, j in pairs:
-        found.extend(_compare_tool(source_tools[i], output_tools[j], _tools_path(output, j)))
+        found.extend(_compare_tool(source_tools[i], output_tools[j], output, j))
     matched_source, matched_output = {i for i, _ in pairs}, {j for _, j in pairs}
     for i, tool in enumerate(source_tools):
         if i not in matched_source:
@@ -118,9 +118,18 @@ def check_tool_definitions(
     return found
 
 
-def _compare_tool(source: ToolDef, output: ToolDef, path: str) -> list[Finding]:
+def _compare_tool(
+    source: ToolDef, output: ToolDef, payload: PayloadUnderTest, index: int
+) -> list[Finding]:
+    """``output`` is the ``index``-th function tool of ``payload``."""
+    renamed = source.name != output.name
+    redescribed = (source.description or "") != (output.description or "")
+    reshaped = not json_equal(_schema(source.parameters), _schema(output.parameters))
+    if not (renamed or redescribed or reshaped):
+        return []  # the usual case: no path to build
+    path = _tools_path(payload, index)
     found = []
-    if source.name != output.name:
+    if renamed:
         found.append(
             finding(
                 "fidelity.tool_definitions",
@@ -130,7 +139,7 @@ def _compare_tool(source: ToolDef, output: ToolDef, path: str) -> list[Finding]:
                 actual=output.name,
             )
         )
-    if (source.description or "") != (output.description or ""):
+    if redescribed:
         found.append(
             finding(
                 "fidelity.tool_definitions",
@@ -141,7 +150,7 @@ def _compare_tool(source: ToolDef, output: ToolDef, path: str) -> list[Finding]:
                 actual=output.description,
             )
         )
-    if not json_equal(_schema(source.parameters), _schema(output.parameters)):
+    if reshaped:
         found.append(
             finding(
                 "fidelity.tool_definitions",
@@ -329,12 +338,11 @@ def _empty_text_blocks(conversation: Conversation) -> list[str]:
         if turn.content_form != "blocks":
             continue
         for b, block in enumerate(turn.blocks):
-            path = block_path(conversation, t, b)
             if isinstance(block, TextBlock) and block.text == "":
-                paths.append(path)
+                paths.append(block_path(conversation, t, b))
             elif isinstance(block, ToolResult) and block.content_form == "blocks":
                 paths += [
-                    f"{path}.content[{k}]"
+                    f"{block_path(conversation, t, b)}.content[{k}]"
                     for k, inner in enumerate(block.content)
                     if isinstance(inner, TextBlock) and inner.text == ""
                 ]

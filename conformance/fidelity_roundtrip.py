@@ -44,32 +44,36 @@ def check_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
     if before is None or after is None:
         return None
     found = []
+    old_blocks, new_blocks = _opaque_by_role(before), _opaque_by_role(after)
     for role in ("system", "user", "assistant"):
-        found.extend(_compare_opaque(role, before, after, returned, roundtrip.via))
+        old, new = old_blocks.get(role, []), new_blocks.get(role, [])
+        found.extend(_compare_opaque(role, old, new, returned, roundtrip.via))
     if original.conversation is not None and returned.conversation is not None:
         found.extend(_compare_parameters(original.conversation, returned.conversation))
     return found
 
 
-def _opaque(messages: tuple[SemMessage, ...], role: str) -> list[tuple[str, SemMessage]]:
-    return [
-        (item.type, message)
-        for message in messages
-        if message.role == role
-        for item in message.of_type(SemOpaque)
-    ]
+def _opaque_by_role(
+    messages: tuple[SemMessage, ...],
+) -> dict[str, list[tuple[str, SemMessage]]]:
+    """Role -> (type, message) of each opaque block its messages hold, in order."""
+    by_role: dict[str, list[tuple[str, SemMessage]]] = {}
+    for message in messages:
+        for item in message.items:
+            if isinstance(item, SemOpaque):
+                by_role.setdefault(message.role, []).append((item.type, message))
+    return by_role
 
 
 def _compare_opaque(
     role: str,
-    before: tuple[SemMessage, ...],
-    after: tuple[SemMessage, ...],
+    old: list[tuple[str, SemMessage]],
+    new: list[tuple[str, SemMessage]],
     returned: PayloadUnderTest,
     via: str,
 ) -> list[Finding]:
     # Compared per role over the whole conversation, so that a lost or merged
     # message (fidelity.text's) does not shift the comparison.
-    old, new = _opaque(before, role), _opaque(after, role)
     old_types, new_types = [t for t, _ in old], [t for t, _ in new]
     if old_types == new_types:
         return []

@@ -34,6 +34,7 @@ from conformance.fidelity_view import (
     visible_pieces,
 )
 from conformance.findings import Finding, finding
+from conformance.memo import by_identity
 from conformance.semantic import SemMessage, SemText, result_text
 from conformance.text import same_text
 
@@ -62,6 +63,21 @@ def _conversation_text(payload: PayloadUnderTest, skip_assistant: bool) -> list[
     return said
 
 
+def _text_of(
+    payload: PayloadUnderTest, skip_assistant: bool
+) -> tuple[Sequence[_Said], tuple[str, ...], str]:
+    """What ``payload`` says: its messages' text, its system text and that text's path."""
+    if skip_assistant:  # Qwen XML on one side: rare, not remembered
+        return (_conversation_text(payload, True), *_system_text(payload))
+    return _all_text_of(payload)
+
+
+# A source is compared with each of its outputs and round trips: read once (conformance.memo).
+@by_identity
+def _all_text_of(payload: PayloadUnderTest) -> tuple[tuple[_Said, ...], tuple[str, ...], str]:
+    return (tuple(_conversation_text(payload, False)), *_system_text(payload))
+
+
 def _system_text(payload: PayloadUnderTest) -> tuple[tuple[str, ...], str]:
     messages = [m for m in semantic_messages(payload) or () if m.role == "system"]
     pieces = tuple(piece for m in messages for piece in _pieces(m))
@@ -69,7 +85,10 @@ def _system_text(payload: PayloadUnderTest) -> tuple[tuple[str, ...], str]:
 
 
 def _pieces(message: SemMessage) -> tuple[str, ...]:
-    return tuple(visible_pieces([item.text for item in message.of_type(SemText)]))
+    # visible_pieces over the message's SemText items, in one pass.
+    return tuple(
+        item.text for item in message.items if isinstance(item, SemText) and item.text.strip()
+    )
 
 
 def check_text(
@@ -78,15 +97,15 @@ def check_text(
     id_mapping: Mapping[str, str] | None = None,
 ) -> list[Finding] | None:
     skip_assistant = from_qwen_markup(source) or from_qwen_markup(output)
-    source_said = _conversation_text(source, skip_assistant)
-    output_said = _conversation_text(output, skip_assistant)
-    source_system, _ = _system_text(source)
-    output_system, system_path = _system_text(output)
+    source_said, source_system, _ = _text_of(source, skip_assistant)
+    output_said, output_system, system_path = _text_of(output, skip_assistant)
     source_results, output_results = result_refs(source), result_refs(output)
-    pieces = [source_system, output_system]
-    pieces += [s.pieces for s in (*source_said, *output_said)]
-    pieces += [r.pieces for r in (*source_results, *output_results)]
-    if not any(pieces):
+    if not (
+        source_system
+        or output_system
+        or any(s.pieces for s in (*source_said, *output_said))
+        or any(r.pieces for r in (*source_results, *output_results))
+    ):
         return None  # no visible text on either side
     found = []
     if not same_text(source_system, output_system):
@@ -96,7 +115,7 @@ def check_text(
     return found
 
 
-def _compare_messages(source: list[_Said], output: list[_Said]) -> list[Finding]:
+def _compare_messages(source: Sequence[_Said], output: Sequence[_Said]) -> list[Finding]:
     if [s.role for s in source] == [s.role for s in output]:
         return [
             _text_finding(f"the {o.role} message", o.path, s.pieces, o.pieces)

@@ -16,7 +16,7 @@ from conformance.catalogue import OPENAI_FAMILY
 from conformance.context import PayloadUnderTest
 from conformance.conventions import read_result, strip_error_mark
 from conformance.memo import by_identity
-from conformance.paths import block_path, response_block_path, turn_path
+from conformance.paths import call_paths, response_block_path, result_paths, turn_path
 from conformance.semantic import SemMessage, semantic_conversation, semantic_message
 from conformance.timeline import timeline_of
 from harness.model import ANTHROPIC_MESSAGES, QWEN_XML, TextBlock, ToolCall, ToolResult
@@ -82,8 +82,10 @@ def _call_refs(payload: PayloadUnderTest) -> tuple[CallRef, ...]:
     conversation = payload.conversation
     if conversation is not None:
         return tuple(
-            CallRef(site.call, block_path(conversation, site.turn_index, site.block_index))
-            for site in timeline_of(conversation).calls
+            CallRef(site.call, path)
+            for site, path in zip(
+                timeline_of(conversation).calls, call_paths(conversation), strict=True
+            )
         )
     response = payload.response
     if response is None or not response.choices:
@@ -102,14 +104,14 @@ def _result_refs(payload: PayloadUnderTest) -> tuple[ResultRef, ...]:
     if conversation is None:
         return ()
     refs = []
-    for site in timeline_of(conversation).results:
+    sites = timeline_of(conversation).results
+    for site, path in zip(sites, result_paths(conversation), strict=True):
         result = site.result
         pieces = [block.text for block in result.content if isinstance(block, TextBlock)]
         # openai-chat has no flag: docs/conventions.md reads an "Error:" prefix.
         is_error, _ = read_result("".join(pieces), result.is_error, payload.dialect)
         if pieces:
             pieces[0] = strip_error_mark(pieces[0])
-        path = block_path(conversation, site.turn_index, site.block_index)
         refs.append(ResultRef(result, path, is_error, tuple(pieces)))
     return tuple(refs)
 
@@ -122,6 +124,10 @@ def pair_up(
     """Pairs (source index, output index): by key where a key is unique on both
     sides (through ``mapping``), the rest by position among the unmatched."""
     mapped = [mapping.get(k, k) if (mapping and k) else k for k in source_keys]
+    if mapped == list(output_keys) and _plain_keys(mapped):
+        # The same keys in the same order (the usual faithful output): the
+        # rules below pair every index with itself, so skip the counting.
+        return [(i, i) for i in range(len(mapped))]
     # Counted once: list.count per key made long conversations quadratic.
     output_counts = Counter(output_keys)
     mapped_counts = Counter(mapped)
@@ -135,6 +141,12 @@ def pair_up(
     rest_output = [j for j in range(len(output_keys)) if j not in used]
     pairs.update(zip(rest_source, rest_output, strict=False))
     return sorted(pairs.items())
+
+
+def _plain_keys(keys: Sequence[object]) -> bool:
+    # Only strings and None compare and hash plainly: any other key (from a
+    # hostile id mapping) takes the general path, exceptions included.
+    return all(key is None or type(key) is str for key in keys)
 
 
 def visible_pieces(pieces: Sequence[str]) -> list[str]:

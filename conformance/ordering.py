@@ -151,11 +151,10 @@ def _result_after_other_content(
     other: str | None = None
     for turn_index in unit:
         for block_index, block in enumerate(conversation.turns[turn_index].blocks):
-            path = block_path(conversation, turn_index, block_index)
             if not isinstance(block, ToolResult):
-                other = other or path
+                other = other or block_path(conversation, turn_index, block_index)
             elif other is not None:
-                return path, other
+                return block_path(conversation, turn_index, block_index), other
     return None
 
 

@@ -73,16 +73,20 @@ def check_block_order(
     lists the dialects the content passed through (the output's last)."""
     source_messages = _assistant(semantic_messages(source))
     output_messages = _assistant(semantic_messages(output))
-    if not any(m.of_type(SemCall) for m in source_messages):
+    calls_per_message = [m.of_type(SemCall) for m in source_messages]
+    if not any(calls_per_message):
         return None  # no calls: nothing whose order against text could change
     if len(source_messages) != len(output_messages):
         return []  # messages lost or added: fidelity.text and fidelity.roundtrip say so
     found = []
-    for source_message, output_message in zip(source_messages, output_messages, strict=True):
-        source_calls = source_message.of_type(SemCall)
+    for source_message, output_message, source_calls in zip(
+        source_messages, output_messages, calls_per_message, strict=True
+    ):
         output_calls = output_message.of_type(SemCall)
         if len(source_calls) != len(output_calls):
             continue  # a lost call is not an order problem
+        if not source_calls:
+            continue  # text alone on both sides: its one place is always right
         numbers: list[int | None] = [None] * len(output_calls)
         pairs = pair_up([c.id for c in source_calls], [c.id for c in output_calls], id_mapping)
         for source_index, output_index in pairs:

@@ -18,14 +18,9 @@ from conformance.context import (
     RoundTripUnderTest,
 )
 from conformance.findings import Finding, finding
-from conformance.paths import block_path, response_block_path
-from conformance.timeline import (
-    CallSite,
-    call_sites,
-    call_turns,
-    result_sites,
-    timeline_of,
-)
+from conformance.memo import by_identity
+from conformance.paths import block_path, call_paths, response_block_path, result_paths
+from conformance.timeline import CallSite, call_turns, timeline_of
 from harness.model import Conversation, Response, ToolCall, ToolResult
 
 # Documented patterns. Anthropic: tool_use ids ^[a-zA-Z0-9_-]+$, tool names
@@ -36,18 +31,18 @@ ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
 
-def _calls_of(payload: Conversation | Response) -> list[tuple[ToolCall, str]]:
+# Four checks per payload read the calls with their paths: built once (conformance.memo).
+@by_identity
+def _calls_of(payload: Conversation | Response) -> tuple[tuple[ToolCall, str], ...]:
     if isinstance(payload, Response):
-        return [
+        return tuple(
             (block, response_block_path(payload.dialect, choice.message, b, c))
             for c, choice in enumerate(payload.choices)
             for b, block in enumerate(choice.message.blocks)
             if isinstance(block, ToolCall)
-        ]
-    return [
-        (site.call, block_path(payload, site.turn_index, site.block_index))
-        for site in call_sites(payload)
-    ]
+        )
+    sites = timeline_of(payload).calls
+    return tuple((site.call, path) for site, path in zip(sites, call_paths(payload), strict=True))
 
 
 def check_call_id_missing(payload: Conversation | Response) -> list[Finding]:
@@ -262,16 +257,16 @@ def check_id_changed(conversion: ConversionUnderTest) -> list[Finding] | None:
     output_calls = [(call.id, path) for call, path in _calls_of(output)]
     found = _changed("call", source_calls, output_calls, mapping)
     if isinstance(source, Conversation) and isinstance(output, Conversation):
-        source_refs = [
-            (site.result.call_id, block_path(source, site.turn_index, site.block_index))
-            for site in result_sites(source)
-        ]
-        output_refs = [
-            (site.result.call_id, block_path(output, site.turn_index, site.block_index))
-            for site in result_sites(output)
-        ]
-        found.extend(_changed("result", source_refs, output_refs, mapping))
+        found.extend(_changed("result", _result_refs(source), _result_refs(output), mapping))
     return found
+
+
+def _result_refs(conversation: Conversation) -> list[tuple[str | None, str]]:
+    sites = timeline_of(conversation).results
+    return [
+        (site.result.call_id, path)
+        for site, path in zip(sites, result_paths(conversation), strict=True)
+    ]
 
 
 def _changed(
@@ -288,6 +283,8 @@ def _changed(
     expected_ids = set(expected)
     present = {i for i, _ in output if i}
     missing = [i for i in expected if i not in present]
+    if not missing:
+        return []  # nothing renamed: the findings below pair each missing id
     unexpected: dict[str, str] = {}
     for output_id, path in output:
         if output_id and output_id not in expected_ids and output_id not in unexpected:

@@ -8,6 +8,8 @@ assistant message's calls are ``messages[i].tool_calls[k]``, its reasoning the
 
 from __future__ import annotations
 
+from conformance.memo import by_identity
+from conformance.timeline import timeline_of
 from harness.model import (
     Conversation,
     OpaqueBlock,
@@ -31,6 +33,26 @@ def block_path(conversation: Conversation, turn_index: int, block_index: int) ->
             return f"{base}.content"
         return f"{base}.content[{block_index}]"
     return base + _openai_block_suffix(turn, block_index)
+
+
+# The paths of every call and result site (in timeline order) are read by
+# several checks per conversation: built once (conformance.memo).
+@by_identity
+def call_paths(conversation: Conversation) -> tuple[str, ...]:
+    """The path of each of ``timeline_of(conversation).calls``."""
+    return tuple(
+        block_path(conversation, site.turn_index, site.block_index)
+        for site in timeline_of(conversation).calls
+    )
+
+
+@by_identity
+def result_paths(conversation: Conversation) -> tuple[str, ...]:
+    """The path of each of ``timeline_of(conversation).results``."""
+    return tuple(
+        block_path(conversation, site.turn_index, site.block_index)
+        for site in timeline_of(conversation).results
+    )
 
 
 def response_block_path(dialect: str, turn: Turn, block_index: int, choice: int = 0) -> str:

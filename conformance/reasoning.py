@@ -31,7 +31,7 @@ from conformance.context import (
 )
 from conformance.findings import Finding, finding
 from conformance.paths import block_path, response_block_path, turn_path
-from conformance.reasoning_views import AssistantView, aligned_views, assistant_views
+from conformance.reasoning_views import AssistantView, aligned_where, assistant_views
 from conformance.timeline import ASSISTANT_ROLES
 from harness.model import (
     ANTHROPIC_MESSAGES,
@@ -177,7 +177,7 @@ def check_altered(
     Reasoning the output leaves out is judged by replay_missing and
     signature_lost (where the target requires it), not here.
     """
-    pairs = [(s, o) for s, o in aligned_views(source, output) if s.thinking_text() is not None]
+    pairs = aligned_where(source, output, lambda s: s.thinking_text() is not None)
     if not pairs:
         return None
     found = []
@@ -222,7 +222,7 @@ def check_signature_lost(
     message) and in a response; on earlier turns a client may omit thinking,
     but thinking it keeps must keep its signature.
     """
-    pairs = [(s, o) for s, o in aligned_views(source, output) if _signed_items(s)]
+    pairs = aligned_where(source, output, lambda s: bool(_signed_items(s)))
     if not pairs:
         return None
     found = []
@@ -256,11 +256,9 @@ def check_replay_kept(
     """Reasoning of a tool-call stretch in the source reaches the deepseek-chat output."""
     if isinstance(output, Conversation) and thinking_disabled(output):
         return None  # not thinking mode: nothing has to come back
-    pairs = [
-        (s, o)
-        for s, o in aligned_views(source, output)
-        if s.tool_stretch and s.thinking_text() is not None
-    ]
+    pairs = aligned_where(
+        source, output, lambda s: s.tool_stretch and s.thinking_text() is not None
+    )
     if not pairs:
         return None
     found = []

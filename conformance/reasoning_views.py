@@ -23,6 +23,7 @@ it makes calls (the rest of its stretch is not visible).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from conformance.memo import by_identity
@@ -156,3 +157,22 @@ def aligned_views(
     pairs stop at the shorter side.
     """
     return list(zip(assistant_views(source), assistant_views(output), strict=False))
+
+
+def aligned_where(
+    source: Conversation | Response,
+    output: Conversation | Response,
+    keep: Callable[[AssistantView], bool],
+) -> list[tuple[AssistantView, AssistantView]]:
+    """The pairs of ``aligned_views`` whose source view ``keep`` accepts.
+
+    When it accepts none, an output conversation's views are not built (most
+    sources carry no reasoning); a response's still are, so that one without
+    choices fails as ``aligned_views`` does.
+    """
+    source_views = assistant_views(source)
+    kept = [keep(view) for view in source_views]
+    if not any(kept) and isinstance(output, Conversation):
+        return []
+    pairs = zip(source_views, assistant_views(output), kept, strict=False)
+    return [(s, o) for s, o, k in pairs if k]
