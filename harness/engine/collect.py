@@ -44,6 +44,34 @@ def describe_error(error: BaseException) -> str:
     return shorten_message(f"{type(error).__name__}: {text}")
 
 
+# The checks of a scope that apply to a dialect under a profile, with the
+# level each is judged at: the same few dozen combinations all run long, so
+# each is worked out once. Keyed by the mapping's identity; the entry holds
+# the mapping, so its id() cannot be reused while it is remembered.
+_Plan = tuple[tuple[str, Callable[[Any], list[Finding] | None], Level], ...]
+MAX_PLANS = 256
+_plans: dict[tuple[int, str, str], tuple[Mapping[str, Any], _Plan]] = {}
+
+
+def _applicable(
+    checks: Mapping[str, Callable[[Any], list[Finding] | None]], dialect: str, profile: str
+) -> _Plan:
+    key = (id(checks), dialect, profile)
+    entry = _plans.get(key)
+    if entry is not None and entry[0] is checks:
+        return entry[1]
+    plan = []
+    for code, check in checks.items():
+        rule = RULES_BY_CODE[code]
+        level = rule.level_for(profile)
+        if level is not None and rule.applies_to_dialect(dialect):
+            plan.append((code, check, level))
+    if len(_plans) >= MAX_PLANS:  # only ever a mapping built per call would get here
+        _plans.clear()
+    _plans[key] = (checks, tuple(plan))
+    return tuple(plan)
+
+
 @dataclass
 class _RuleRecord:
     level: Level
@@ -81,11 +109,7 @@ class VerdictCollector:
         profile: str,
         where: str,
     ) -> None:
-        for code, check in checks.items():
-            rule = RULES_BY_CODE[code]
-            level = rule.level_for(profile)
-            if level is None or not rule.applies_to_dialect(dialect):
-                continue
+        for code, check, level in _applicable(checks, dialect, profile):
             try:
                 found = check(subject)
             except Exception as error:  # a crashing check is a harness bug: say so, go on
