@@ -124,7 +124,9 @@ class VerdictCollector:
     def _record(
         self, code: str, level: Level, profile: str, where: str, found: list[Finding]
     ) -> None:
-        record = self._rules.setdefault(code, _RuleRecord(level, profile))
+        record = self._rules.get(code)
+        if record is None:
+            record = self._rules[code] = _RuleRecord(level, profile)
         record.judged += 1
         if where not in record.directions:
             record.directions.append(where)

@@ -151,7 +151,7 @@ class _Call:
     def declared_ids(
         self, direction: Direction, source: SourcePayload, where: str
     ) -> Mapping[str, str] | None:
-        argument = self.copies.copy(source.raw)[0]
+        argument = self.copies.copy(source.raw)
         try:
             return self.budget.call(lambda: self.adapter.id_mapping(argument, direction))
         except JudgeAbandoned:
@@ -166,8 +166,8 @@ class _Call:
         collector = self.collector
         # The adapter gets its own copy: one that mutates its input cannot
         # change the source the rules compare against.
-        argument, input_chars = self.copies.copy(payload)
-        context = self.copies.copy(request)[0] if request is not None else None
+        argument = self.copies.copy(payload)
+        context = self.copies.copy(request) if request is not None else None
         adapter = self.adapter
 
         def settle(result: Any) -> Any:
@@ -176,7 +176,7 @@ class _Call:
             if result is None:
                 return None
             try:
-                return self.copies.copy_output(result, input_chars)
+                return self.copies.copy_output(result, lambda: self.copies.chars(payload))
             except NotWireValue as error:
                 raise _NotJudgeable(error) from None
 

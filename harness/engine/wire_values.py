@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import marshal
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 # Output larger than this (in characters of compact JSON) is refused, unless
@@ -36,51 +38,78 @@ def wire_text(value: Any) -> str:
 
 
 class InputCopies:
-    """Private copies of the payloads given to an adapter, each serialised once.
+    """Private copies of the payloads given to an adapter.
 
     A source payload is given to the adapter once per direction (and to
-    ``id_mapping``), an output again on the way back: every call still gets a
-    fresh copy. The value is turned into JSON text once (its size, and the
-    proof it is JSON), and the copy that text parses to is kept in ``marshal``
-    form: ``marshal.loads`` makes the next copies, equal to what parsing the
-    text again would give (plain dicts, lists, strings and numbers), in less
-    than half the time. Entries hold their value, so an id() cannot be reused
-    while it is remembered; the values are the engine's own, which nothing
-    changes.
+    ``id_mapping``), an output again on the way back: every call gets a fresh
+    copy, made by ``marshal.loads`` from the value's ``marshal`` form, taken
+    once: plain dicts, lists, strings and numbers, as parsing its JSON text
+    would give, in less than half the time. The payloads given in are already
+    plain JSON values (a case's, parsed from its cassette, or an output that
+    ``copy_output`` checked), so they need no serialising; their size as JSON
+    text, which only an output over ``MAX_OUTPUT_CHARS`` asks for, is measured
+    when asked. Entries hold their value, so an id() cannot be reused while it
+    is remembered; the values are the engine's own, which nothing changes.
     """
 
     def __init__(self) -> None:
-        self._copies: dict[int, tuple[Any, bytes, int]] = {}
+        self._copies: dict[int, _Copied] = {}
 
-    def copy(self, value: Any) -> tuple[Any, int]:
-        """A fresh private copy of ``value`` (already JSON) and its size in characters."""
-        entry = self._copies.get(id(value))
-        if entry is None or entry[0] is not value:
-            text = wire_text(value)
-            entry = self._remember(value, json.loads(text), len(text))
-        return marshal.loads(entry[1]), entry[2]
+    def copy(self, value: Any) -> Any:
+        """A fresh private copy of ``value`` (already JSON)."""
+        entry = self._entry(value)
+        if entry.marshalled is None:
+            entry.marshalled = _marshalled(value)
+        return marshal.loads(entry.marshalled)
 
-    def copy_output(self, value: Any, input_chars: int = 0) -> Any:
+    def chars(self, value: Any) -> int:
+        """The size of ``value`` (already JSON) in characters of compact JSON."""
+        entry = self._entry(value)
+        if entry.chars is None:
+            entry.chars = len(wire_text(value))
+        return entry.chars
+
+    def copy_output(self, value: Any, input_chars: Callable[[], int] = lambda: 0) -> Any:
         """A checked, private copy of what an adapter returned (NotWireValue
         when it is not JSON), remembered for when it is given back as an input."""
         text = checked_output_text(value, input_chars)
         copied = json.loads(text)
-        self._remember(copied, copied, len(text))
+        self._copies[id(copied)] = _Copied(copied, chars=len(text))
         return copied
 
-    def _remember(self, value: Any, parsed: Any, chars: int) -> tuple[Any, bytes, int]:
-        entry = self._copies[id(value)] = (value, marshal.dumps(parsed), chars)
+    def _entry(self, value: Any) -> _Copied:
+        entry = self._copies.get(id(value))
+        if entry is None or entry.value is not value:
+            entry = self._copies[id(value)] = _Copied(value)
         return entry
 
 
-def checked_output_text(value: Any, input_chars: int = 0) -> str:
-    """What an adapter returned as compact JSON text, or NotWireValue saying why not."""
+@dataclass
+class _Copied:
+    value: Any
+    # Each made when first asked for: an output never given back needs neither.
+    marshalled: bytes | None = None
+    chars: int | None = None
+
+
+def _marshalled(value: Any) -> bytes:
+    try:
+        return marshal.dumps(value)
+    except ValueError:  # not plain data after all: copy it the way JSON would
+        return marshal.dumps(json.loads(wire_text(value)))
+
+
+def checked_output_text(value: Any, input_chars: Callable[[], int] = lambda: 0) -> str:
+    """What an adapter returned as compact JSON text, or NotWireValue saying why
+    not. ``input_chars`` (the input's size) is asked only of a very large output."""
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError) as error:
         # Serialising is the fast check; only a failure pays for finding the path.
         raise NotWireValue(_first_offence(value) or f"it is not JSON: {error}") from None
-    limit = max(MAX_OUTPUT_CHARS, INPUT_FACTOR * input_chars)
+    if len(text) <= MAX_OUTPUT_CHARS:
+        return text
+    limit = max(MAX_OUTPUT_CHARS, INPUT_FACTOR * input_chars())
     if len(text) > limit:
         raise NotWireValue(
             f"it is {_megabytes(len(text))} of JSON, more than the {_megabytes(limit)} an "
