@@ -39,11 +39,18 @@ from conformance.semantic import SemMessage, SemText, result_text
 from conformance.text import same_text
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Said:
     role: str
     pieces: tuple[str, ...]
-    path: str
+    # Where the text starts. Its path is built only when a finding needs it:
+    # building one per message was a third of the cost of reading the text.
+    payload: PayloadUnderTest
+    first: SemMessage
+
+    @property
+    def path(self) -> str:
+        return text_path(self.payload, self.first)
 
 
 def _conversation_text(payload: PayloadUnderTest, skip_assistant: bool) -> list[_Said]:
@@ -57,9 +64,10 @@ def _conversation_text(payload: PayloadUnderTest, skip_assistant: bool) -> list[
         if skip_assistant and message.role == "assistant":
             pieces = ()
         if said and said[-1].role == message.role:
-            said[-1] = _Said(message.role, said[-1].pieces + pieces, said[-1].path)
+            last = said[-1]
+            said[-1] = _Said(message.role, last.pieces + pieces, payload, last.first)
         else:
-            said.append(_Said(message.role, pieces, text_path(payload, message)))
+            said.append(_Said(message.role, pieces, payload, message))
     return said
 
 

@@ -31,8 +31,8 @@ from conformance.context import (
 )
 from conformance.findings import Finding, finding
 from conformance.paths import block_path, response_block_path, turn_path
-from conformance.reasoning_views import AssistantView, aligned_where, assistant_views
-from conformance.timeline import ASSISTANT_ROLES
+from conformance.reasoning_views import AssistantView, assistant_views, thinking_pairs
+from conformance.timeline import ASSISTANT_ROLES, timeline_of
 from harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
@@ -177,7 +177,7 @@ def check_altered(
     Reasoning the output leaves out is judged by replay_missing and
     signature_lost (where the target requires it), not here.
     """
-    pairs = aligned_where(source, output, lambda s: s.thinking_text() is not None)
+    pairs = thinking_pairs(source, output, lambda s: s.thinking_text() is not None)
     if not pairs:
         return None
     found = []
@@ -222,7 +222,7 @@ def check_signature_lost(
     message) and in a response; on earlier turns a client may omit thinking,
     but thinking it keeps must keep its signature.
     """
-    pairs = aligned_where(source, output, lambda s: bool(_signed_items(s)))
+    pairs = thinking_pairs(source, output, lambda s: bool(_signed_items(s)))
     if not pairs:
         return None
     found = []
@@ -256,7 +256,7 @@ def check_replay_kept(
     """Reasoning of a tool-call stretch in the source reaches the deepseek-chat output."""
     if isinstance(output, Conversation) and thinking_disabled(output):
         return None  # not thinking mode: nothing has to come back
-    pairs = aligned_where(
+    pairs = thinking_pairs(
         source, output, lambda s: s.tool_stretch and s.thinking_text() is not None
     )
     if not pairs:
@@ -306,6 +306,10 @@ def thinking_disabled(conversation: Conversation | None) -> bool:
 def _replay_missing_payload(payload: PayloadUnderTest) -> list[Finding] | None:
     conversation = payload.conversation
     if conversation is None or thinking_disabled(conversation):
+        return None
+    # A tool stretch is one whose assistant turns make a call: with no call
+    # turn (the timeline is shared with the pairing rules) there is none.
+    if not timeline_of(conversation).call_turns:
         return None
     if not any(v.tool_stretch for v in assistant_views(conversation)):
         return None

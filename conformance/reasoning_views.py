@@ -92,6 +92,7 @@ def assistant_views(payload: Conversation | Response) -> list[AssistantView]:
     return list(_conversation_views(payload))
 
 
+@by_identity  # read by each reasoning check of a conversion and round trip: built once
 def _response_view(response: Response) -> AssistantView:
     message = response.message
     thinking = tuple(
@@ -176,3 +177,30 @@ def aligned_where(
         return []
     pairs = zip(source_views, assistant_views(output), kept, strict=False)
     return [(s, o) for s, o, k in pairs if k]
+
+
+def thinking_pairs(
+    source: Conversation | Response,
+    output: Conversation | Response,
+    keep: Callable[[AssistantView], bool],
+) -> list[tuple[AssistantView, AssistantView]]:
+    """``aligned_where`` for a ``keep`` that accepts only views with thinking.
+
+    A source conversation whose assistant turns hold no thinking has no such
+    view, and against an output conversation ``aligned_where`` then pairs
+    none: answered without building either side's views (most have none).
+    """
+    if (
+        isinstance(source, Conversation)
+        and isinstance(output, Conversation)
+        and not _assistant_thinks(source)
+    ):
+        return []
+    return aligned_where(source, output, keep)
+
+
+def _assistant_thinks(conversation: Conversation) -> bool:
+    return any(
+        turn.role in ASSISTANT_ROLES and any(isinstance(b, ThinkingBlock) for b in turn.blocks)
+        for turn in conversation.turns
+    )

@@ -91,68 +91,65 @@ class SemMessage:
 
 
 def result_text(result: ToolResult) -> str:
-    return "".join(block.text for block in result.content if isinstance(block, TextBlock))
+    return "".join([block.text for block in result.content if isinstance(block, TextBlock)])
 
 
-def _item(block: Block, dialect: str) -> SemItem | None:
-    if isinstance(block, TextBlock):
-        return SemText(block.text)
-    if isinstance(block, ThinkingBlock):
-        return SemThinking(block.text, block.signature, block.redacted_data)
-    if isinstance(block, ToolCall):
-        return SemCall(block.id, block.name, block.arguments, block.arguments_error)
-    if isinstance(block, ToolResult):
-        is_error, text = read_result(result_text(block), block.is_error, dialect)
-        return SemResult(block.call_id, text, is_error)
-    if isinstance(block, OpaqueBlock):
-        return SemOpaque(block.type)
-    return None
+def _add_items(items: list[SemItem], blocks: tuple[Block, ...], dialect: str) -> None:
+    # One loop appending to the message being built: per-block helper calls
+    # and generator layers were most of the cost of the view.
+    for block in blocks:
+        if isinstance(block, TextBlock):
+            items.append(SemText(block.text))
+        elif isinstance(block, ToolCall):
+            items.append(SemCall(block.id, block.name, block.arguments, block.arguments_error))
+        elif isinstance(block, ToolResult):
+            is_error, text = read_result(result_text(block), block.is_error, dialect)
+            items.append(SemResult(block.call_id, text, is_error))
+        elif isinstance(block, ThinkingBlock):
+            items.append(SemThinking(block.text, block.signature, block.redacted_data))
+        elif isinstance(block, OpaqueBlock):
+            items.append(SemOpaque(block.type))
 
 
 def _turn_items(turn: Turn, dialect: str) -> tuple[SemItem, ...]:
-    items = (_item(block, dialect) for block in turn.blocks)
-    return tuple(item for item in items if item is not None)
+    items: list[SemItem] = []
+    _add_items(items, turn.blocks, dialect)
+    return tuple(items)
 
 
 @by_identity  # read by several checks per payload: built once (conformance.memo)
 def semantic_conversation(conversation: Conversation) -> tuple[SemMessage, ...]:
-    """The conversation as merged semantic messages, the system prompt first."""
-    raw: list[SemMessage] = []
+    """The conversation as merged semantic messages, the system prompt first.
+
+    Consecutive turns of one role are merged as they are read: gathering
+    whole runs first keeps a run of thousands of tool messages linear."""
+    dialect = conversation.dialect
+    roles: list[SemanticRole] = []
+    items: list[list[SemItem]] = []
+    sources: list[list[int]] = []
     if conversation.system:
-        items = tuple(
-            SemText(block.text) for block in conversation.system if isinstance(block, TextBlock)
+        roles.append("system")
+        items.append(
+            [SemText(block.text) for block in conversation.system if isinstance(block, TextBlock)]
         )
-        raw.append(SemMessage("system", items, ()))
+        sources.append([])
     for index, turn in enumerate(conversation.turns):
         role = _ROLE.get(turn.role, "user")
-        raw.append(SemMessage(role, _turn_items(turn, conversation.dialect), (index,)))
-    return _merge_same_roles(raw)
+        if not roles or roles[-1] != role:
+            roles.append(role)
+            items.append([])
+            sources.append([])
+        _add_items(items[-1], turn.blocks, dialect)
+        sources[-1].append(index)
+    return tuple(
+        SemMessage(role, tuple(run_items), tuple(run_sources))
+        for role, run_items, run_sources in zip(roles, items, sources, strict=True)
+    )
 
 
 def semantic_message(response: Response, choice: int = 0) -> SemMessage:
     turn = response.choices[choice].message
     return SemMessage("assistant", _turn_items(turn, response.dialect), ())
-
-
-def _merge_same_roles(messages: list[SemMessage]) -> tuple[SemMessage, ...]:
-    # Runs are gathered first: joining tuples one message at a time was
-    # quadratic in the length of a run (thousands of tool messages in a row).
-    runs: list[list[SemMessage]] = []
-    for message in messages:
-        if runs and runs[-1][0].role == message.role:
-            runs[-1].append(message)
-        else:
-            runs.append([message])
-    return tuple(
-        run[0]
-        if len(run) == 1
-        else SemMessage(
-            run[0].role,
-            tuple(item for message in run for item in message.items),
-            tuple(turn for message in run for turn in message.source_turns),
-        )
-        for run in runs
-    )
 
 
 def joined_text(message: SemMessage) -> str:
