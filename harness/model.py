@@ -157,18 +157,20 @@ class Turn:
     content_form: ContentForm = "blocks"
     extra: JsonObject = field(default_factory=dict)
 
+    # List comprehensions, not generators: cheaper for a turn's few blocks,
+    # and these are read often.
     @property
     def tool_calls(self) -> tuple[ToolCall, ...]:
-        return tuple(b for b in self.blocks if isinstance(b, ToolCall))
+        return tuple([b for b in self.blocks if isinstance(b, ToolCall)])
 
     @property
     def tool_results(self) -> tuple[ToolResult, ...]:
-        return tuple(b for b in self.blocks if isinstance(b, ToolResult))
+        return tuple([b for b in self.blocks if isinstance(b, ToolResult)])
 
     @property
     def text(self) -> str:
         """The turn's visible text blocks joined (no separator)."""
-        return "".join(b.text for b in self.blocks if isinstance(b, TextBlock))
+        return "".join([b.text for b in self.blocks if isinstance(b, TextBlock)])
 
 
 @dataclass(frozen=True)

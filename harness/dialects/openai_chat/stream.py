@@ -54,7 +54,7 @@ from harness.model import (
     Turn,
 )
 
-_CHUNK_SKIPPED = ("id", "model", "choices", "usage", "object", "obfuscation")
+_CHUNK_SKIPPED = frozenset(("id", "model", "choices", "usage", "object", "obfuscation"))
 
 
 @dataclass
@@ -174,9 +174,11 @@ class _Reassembler:
             self.model = chunk["model"]
         if isinstance(chunk.get("usage"), dict):
             self.usage = chunk["usage"]
+        extra = self.extra
         for key, value in chunk.items():
-            if key not in _CHUNK_SKIPPED:
-                _keep_first(self.extra, key, value)
+            # _keep_first, inlined: it runs for several keys of every chunk.
+            if key not in _CHUNK_SKIPPED and extra.get(key) is None:
+                extra[key] = value
         choices = chunk.get("choices")
         if choices is None:
             return
