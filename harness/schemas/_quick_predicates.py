@@ -91,23 +91,20 @@ def if_then(condition: Predicate, then: Predicate, otherwise: Predicate) -> Pred
 
 def dispatch(
     field: str,
-    branches: Mapping[str, tuple[Predicate, ...]],
-    others: tuple[Predicate, ...],
+    branches: Mapping[str, Predicate],
+    others: Predicate,
     general: Predicate,
 ) -> Predicate:
+    """``general`` (a tagged union), deciding a dict whose ``field`` is a string
+    by the branches that name it and ``others``, each an ``all_of``."""
+
     def check(instance: Any) -> bool:
         if type(instance) is not dict:
             return general(instance)
         tag = instance.get(field)
         if type(tag) is not str:
             return general(instance)
-        for predicate in branches.get(tag, ()):
-            if not predicate(instance):
-                return False
-        for predicate in others:  # noqa: SIM110
-            if not predicate(instance):
-                return False
-        return True
+        return branches.get(tag, always)(instance) and others(instance)
 
     return check
 
@@ -175,7 +172,7 @@ def properties(table: Mapping[str, Predicate]) -> Predicate:
 def object_test(
     required: tuple[str, ...],
     table: Mapping[str, tuple[frozenset[type], Predicate]],
-    rest: tuple[Predicate, ...],
+    rest: Predicate,
     general: Predicate,
 ) -> Predicate:
     """``general`` (every keyword of the schema), with "type", "required" and
@@ -195,10 +192,7 @@ def object_test(
             entry = table.get(name)
             if entry is not None and type(value) not in entry[0] and not entry[1](value):
                 return False
-        for predicate in rest:  # noqa: SIM110
-            if not predicate(instance):
-                return False
-        return True
+        return rest(instance)
 
     return check
 

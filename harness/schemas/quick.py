@@ -101,7 +101,9 @@ class _Compiler:
         fuse = "required" in compiled or "properties" in compiled
         if not fuse or ("type" in compiled and not compiled["type"]({})):
             return general
-        rest = tuple(p for k, p in compiled.items() if k not in ("type", "required", "properties"))
+        rest = kw.all_of(
+            [p for k, p in compiled.items() if k not in ("type", "required", "properties")]
+        )
         properties = schema.get("properties", {})
         entries = {n: (kw.sure_types(properties[n]), p) for n, p in table.items()}
         return kw.object_test(tuple(schema.get("required", ())), entries, rest, general)
@@ -156,7 +158,7 @@ class _Compiler:
         if field is None:
             return general
         return kw.dispatch(
-            field, {n: tuple(p) for n, p in branches.items()}, tuple(others), general
+            field, {n: kw.all_of(p) for n, p in branches.items()}, kw.all_of(others), general
         )
 
     def _if(self, value: Any, schema: Mapping[str, Any], resolver: Any) -> Predicate:
