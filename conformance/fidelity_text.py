@@ -93,10 +93,7 @@ def _system_text(payload: PayloadUnderTest) -> tuple[tuple[str, ...], str]:
 
 
 def _pieces(message: SemMessage) -> tuple[str, ...]:
-    # visible_pieces over the message's SemText items, in one pass.
-    return tuple(
-        item.text for item in message.items if isinstance(item, SemText) and item.text.strip()
-    )
+    return tuple(visible_pieces([item.text for item in message.of_type(SemText)]))
 
 
 def check_text(

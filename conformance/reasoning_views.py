@@ -148,47 +148,21 @@ def _conversation_views(conversation: Conversation) -> tuple[AssistantView, ...]
     return tuple(views)
 
 
-def aligned_views(
-    source: Conversation | Response, output: Conversation | Response
-) -> list[tuple[AssistantView, AssistantView]]:
-    """Source and output assistant turns paired in order.
-
-    A converter keeps the number of assistant turns (consecutive ones merge
-    on both sides); when the counts differ, other rules report it and the
-    pairs stop at the shorter side.
-    """
-    return list(zip(assistant_views(source), assistant_views(output), strict=False))
-
-
-def aligned_where(
-    source: Conversation | Response,
-    output: Conversation | Response,
-    keep: Callable[[AssistantView], bool],
-) -> list[tuple[AssistantView, AssistantView]]:
-    """The pairs of ``aligned_views`` whose source view ``keep`` accepts.
-
-    When it accepts none, an output conversation's views are not built (most
-    sources carry no reasoning); a response's still are, so that one without
-    choices fails as ``aligned_views`` does.
-    """
-    source_views = assistant_views(source)
-    kept = [keep(view) for view in source_views]
-    if not any(kept) and isinstance(output, Conversation):
-        return []
-    pairs = zip(source_views, assistant_views(output), kept, strict=False)
-    return [(s, o) for s, o, k in pairs if k]
-
-
 def thinking_pairs(
     source: Conversation | Response,
     output: Conversation | Response,
     keep: Callable[[AssistantView], bool],
 ) -> list[tuple[AssistantView, AssistantView]]:
-    """``aligned_where`` for a ``keep`` that accepts only views with thinking.
+    """Source and output assistant views paired in order, where ``keep`` (which
+    accepts only views with thinking) accepts the source's.
 
-    A source conversation whose assistant turns hold no thinking has no such
-    view, and against an output conversation ``aligned_where`` then pairs
-    none: answered without building either side's views (most have none).
+    A converter keeps the number of assistant turns (consecutive ones merge
+    on both sides); when the counts differ, other rules report it and the
+    pairs stop at the shorter side. Against an output conversation, a source
+    whose views ``keep`` all refuses pairs none, so the output's views are not
+    built, nor the source's when its assistant turns hold no thinking at all
+    (most have none); a response's views are always built, so that one
+    without choices fails whatever the source.
     """
     if (
         isinstance(source, Conversation)
@@ -196,7 +170,12 @@ def thinking_pairs(
         and not _assistant_thinks(source)
     ):
         return []
-    return aligned_where(source, output, keep)
+    source_views = assistant_views(source)
+    kept = [keep(view) for view in source_views]
+    if not any(kept) and isinstance(output, Conversation):
+        return []
+    pairs = zip(source_views, assistant_views(output), kept, strict=False)
+    return [(s, o) for s, o, k in pairs if k]
 
 
 def _assistant_thinks(conversation: Conversation) -> bool:

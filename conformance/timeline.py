@@ -117,10 +117,6 @@ def timeline_of(conversation: Conversation) -> Timeline:
     return _build(conversation)
 
 
-def call_sites(conversation: Conversation) -> list[CallSite]:
-    return list(timeline_of(conversation).calls)
-
-
 def result_sites(conversation: Conversation) -> list[ResultSite]:
     return list(timeline_of(conversation).results)
 

@@ -121,8 +121,8 @@ def parse_content(value: Any, path: str) -> tuple[tuple[Block, ...], ContentForm
         return (), "null"
     if isinstance(value, str):
         return (TextBlock(text=value),), "string"
-    if isinstance(value, list):  # parse_blocks, inlined: content is parsed often
-        return tuple([parse_block(item, f"{path}[{i}]") for i, item in enumerate(value)]), "blocks"
+    if isinstance(value, list):
+        return parse_blocks(value, path), "blocks"
     raise WireFormatError(
         path,
         f"content must be a string or an array of blocks, got {describe(value)}",

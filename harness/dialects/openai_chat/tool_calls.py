@@ -103,11 +103,6 @@ def wire_arguments(call: ToolCall) -> WireArguments:
     return encode_arguments(call.arguments), False
 
 
-def is_wire_call(call: ToolCall) -> bool:
-    """Whether ``call`` was read from an openai-chat payload (see ``wire_arguments``)."""
-    return wire_arguments(call)[1]
-
-
 def render_tool_call(call: ToolCall, wire: WireArguments | None = None) -> dict[str, Any]:
     """``wire``: ``wire_arguments(call)`` when the caller has it already."""
     arguments, from_wire = wire_arguments(call) if wire is None else wire
