@@ -49,6 +49,12 @@ test: lint unit
 bench: bytecode
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
 
+## bench-thirdparty: the same harness/floor ratio for reference and every
+## adapter of reports/thirdparty.toml whose environment `make reports` made
+.PHONY: bench-thirdparty
+bench-thirdparty: bytecode
+	$(BIN)/python benchmarks/ratio.py reference --third-party $(BENCH_ARGS)
+
 ## reports: regenerate reports/ (not part of `make test`): every third-party
 ## adapter of reports/thirdparty.toml, each extra in its own environment
 ## .venv-thirdparty/<extra>/ (installed from PyPI on first use), plus the
