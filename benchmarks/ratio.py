@@ -40,10 +40,12 @@ MARK = "toolwire-ratio: "
 def measure_adapter(spec: str, corpus: Path, repeats: int) -> dict[str, Any]:
     """Floor and harness CPU of one adapter in this interpreter."""
     adapter = load_adapter(spec)
-    verdicts = harness(corpus, adapter)
+    counts: list[int] = []  # the harness's verdict count, from the timed runs themselves
     floor_time, harness_time = repeat_alternating(
-        [lambda: floor(corpus, adapter), lambda: harness(corpus, adapter)], repeats
+        [lambda: floor(corpus, adapter), lambda: counts.append(harness(corpus, adapter))],
+        repeats,
     )
+    verdicts = counts[-1]
     return {
         "adapter": spec,
         "verdicts": verdicts,
@@ -56,40 +58,50 @@ def measure_adapter(spec: str, corpus: Path, repeats: int) -> dict[str, Any]:
     }
 
 
-def measure_in_environment(
-    python: Path, spec: str, corpus: Path, repeats: int
-) -> dict[str, Any] | str:
-    """``measure_adapter`` in another interpreter: its figures, or why there are none."""
-    command = [str(python), __file__, "--child", spec, "--corpus", str(corpus)]
+def measure_in_environment(python: Path, spec: str, corpus: Path, repeats: int) -> dict[str, Any]:
+    """``measure_adapter`` in another interpreter: its figures, or ``skipped``
+    saying why there are none."""
     completed = subprocess.run(
-        [*command, "--repeats", str(repeats)], capture_output=True, text=True, cwd=ROOT
+        [
+            str(python),
+            __file__,
+            "--child",
+            spec,
+            "--corpus",
+            str(corpus),
+            "--repeats",
+            str(repeats),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     for line in completed.stdout.splitlines():
         if line.startswith(MARK):
             figures: dict[str, Any] = json.loads(line[len(MARK) :])
             return figures
     last = (completed.stderr.strip().splitlines() or ["no output"])[-1]
-    return f"failed (exit {completed.returncode}): {last[:200]}"
+    return {"adapter": spec, "skipped": f"failed (exit {completed.returncode}): {last[:200]}"}
 
 
-def third_party(corpus: Path, repeats: int) -> list[dict[str, Any] | tuple[str, str]]:
+def third_party(corpus: Path, repeats: int) -> list[dict[str, Any]]:
     from harness.reports.thirdparty import VENVS, load_table
 
-    found: list[dict[str, Any] | tuple[str, str]] = []
+    found: list[dict[str, Any]] = []
     for entry in load_table():
         python = VENVS / entry.extra / "bin" / "python"
         if not python.exists():
-            found.append((entry.name, f"not measured: no {python.parent.parent} (make reports)"))
+            why = f"not measured: no {python.parent.parent} (make reports)"
+            found.append({"adapter": entry.name, "skipped": why})
             continue
         print(f"  measuring {entry.name} ...", file=sys.stderr, flush=True)
-        figures = measure_in_environment(python, entry.name, corpus, repeats)
-        found.append(figures if isinstance(figures, dict) else (entry.name, figures))
+        found.append(measure_in_environment(python, entry.name, corpus, repeats))
     return found
 
 
-def _row(figures: dict[str, Any] | tuple[str, str]) -> str:
-    if isinstance(figures, tuple):
-        return f"  {figures[0]:30} {figures[1]}"
+def _row(figures: dict[str, Any]) -> str:
+    if "skipped" in figures:
+        return f"  {figures['adapter']:30} {figures['skipped']}"
     return (
         f"  {figures['adapter']:30} floor {figures['floor_cpu_s']:7.3f} s   "
         f"harness {figures['harness_cpu_s']:7.3f} s   {figures['ratio']:5.2f}x   "
@@ -112,20 +124,15 @@ def main() -> None:
         return
     if not arguments.adapters and not arguments.third_party:
         parser.error("name adapters to measure, or --third-party")
-    cases = sum(1 for _ in load_corpus(corpus))
+    cases = len(load_corpus(corpus))
     print(f"toolwire ratio: harness/floor CPU, {cases} cases, best of {arguments.repeats}")
-    rows: list[dict[str, Any] | tuple[str, str]] = [
-        measure_adapter(spec, corpus, arguments.repeats) for spec in arguments.adapters
-    ]
+    rows = [measure_adapter(spec, corpus, arguments.repeats) for spec in arguments.adapters]
     if arguments.third_party:
         rows.extend(third_party(corpus, arguments.repeats))
     for figures in rows:
         print(_row(figures))
     if arguments.json is not None:
-        document = [
-            row if isinstance(row, dict) else {"adapter": row[0], "skipped": row[1]} for row in rows
-        ]
-        arguments.json.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        arguments.json.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
         print(f"\nfigures: {arguments.json}")
 
 

@@ -3,11 +3,13 @@ child protocol that carries them out of another interpreter."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -15,7 +17,13 @@ from harness.corpus.loader import bundled_corpus_root
 from tests.support.real_transcripts import PROJECT_ROOT
 
 SCRIPT = PROJECT_ROOT / "benchmarks" / "ratio.py"
-MARK = "toolwire-ratio: "
+
+
+@pytest.fixture
+def ratio(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The script as a module; sys.path (which it extends) is restored after."""
+    monkeypatch.syspath_prepend(str(SCRIPT.parent))
+    return importlib.import_module("ratio")
 
 
 def _tiny_corpus(tmp_path: Path) -> Path:
@@ -49,23 +57,22 @@ def test_prints_and_writes_the_ratio_of_an_adapter(tmp_path: Path) -> None:
     assert f"{row['ratio']:5.2f}x" in done.stdout
 
 
-def test_child_reports_one_marked_line(tmp_path: Path) -> None:
+def test_child_reports_one_marked_line(tmp_path: Path, ratio: ModuleType) -> None:
     done = _run("--child", "reference", "--corpus", str(_tiny_corpus(tmp_path)), "--repeats", "1")
     assert done.returncode == 0, done.stderr
-    (line,) = [line for line in done.stdout.splitlines() if line.startswith(MARK)]
-    assert json.loads(line[len(MARK) :])["adapter"] == "reference"
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith(ratio.MARK)]
+    assert json.loads(line[len(ratio.MARK) :])["adapter"] == "reference"
 
 
-def test_a_child_that_cannot_load_its_adapter_is_reported_not_raised(tmp_path: Path) -> None:
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        import ratio  # type: ignore[import-not-found]
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+def test_a_child_that_cannot_load_its_adapter_is_reported_not_raised(
+    tmp_path: Path, ratio: ModuleType
+) -> None:
     found = ratio.measure_in_environment(
         Path(sys.executable), "no_such_module:adapter", _tiny_corpus(tmp_path), 1
     )
-    assert isinstance(found, str) and found.startswith("failed (exit ")
+    assert found["adapter"] == "no_such_module:adapter"
+    assert found["skipped"].startswith("failed (exit ")
+    assert "floor_cpu_s" not in found
 
 
 def test_needs_something_to_measure() -> None:
