@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from harness.cli.options import text_or_json_option
+
+if TYPE_CHECKING:
+    from harness.engine.lint_dialect import DialectChoice
 
 
 @click.command("lint")
@@ -22,17 +27,25 @@ def lint(
 
     Exit 0 when no MUST rule is violated, 1 when one is.
     """
-    from harness.engine.lint import LintInputError, lint_text
+    from harness.engine.lint import ACCEPTED_FORMATS, LintInputError, lint_report
 
     violations = []
+    read_as: list[tuple[str, str, str]] = []  # (source, dialect, why)
     for path in files:
         try:
             text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise LintInputError(f"cannot read {path}: {error}") from error
-        violations.extend(lint_text(text, str(path), dialect, profile))
+        except UnicodeDecodeError:
+            raise LintInputError(
+                f"cannot read {path}: it is not UTF-8 text", hint=ACCEPTED_FORMATS
+            ) from None
+        except OSError as error:
+            raise LintInputError(f"cannot read {path}: {error.strerror or error}") from None
+        report = lint_report(text, str(path), dialect, profile)
+        violations.extend(report.violations)
+        read_as.extend(_read_as(str(path), report.dialects))
     failing = [v for v in violations if v.level == "MUST"]
     if output_format == "json":
+        dialects = [{"source": s, "dialect": d, "reason": why} for s, d, why in read_as]
         records = [
             {
                 "source": v.source,
@@ -44,9 +57,15 @@ def lint(
             for v in violations
         ]
         click.echo(
-            json.dumps({"violations": records, "files": len(files)}, indent=2, ensure_ascii=False)
+            json.dumps(
+                {"violations": records, "files": len(files), "dialects": dialects},
+                indent=2,
+                ensure_ascii=False,
+            )
         )
     else:
+        for source, read_dialect, why in read_as:
+            click.echo(f"{source}: read as {read_dialect} ({why})")
         for violation in violations:
             click.echo(violation.line())
         click.echo(
@@ -54,3 +73,12 @@ def lint(
             f"{len(violations) - len(failing)} SHOULD"
         )
     raise SystemExit(1 if failing else 0)
+
+
+def _read_as(path: str, choices: Sequence[tuple[str, DialectChoice]]) -> list[tuple[str, str, str]]:
+    """One line per file when every part was read alike, else one per part."""
+    distinct = {(choice.dialect, choice.reason) for _, choice in choices}
+    if len(distinct) == 1:
+        only = choices[0][1]
+        return [(path, only.dialect, only.reason)]
+    return [(source, choice.dialect, choice.reason) for source, choice in choices]

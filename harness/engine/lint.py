@@ -1,8 +1,10 @@
 """``toolwire lint``: protocol checks on payloads, with no adapter.
 
-Takes a request, a response, a stream (``data:`` lines, or a JSON list of
-events) or a whole cassette, in any dialect (detected, or given). Applies
-every payload rule; on a multi-request cassette also the replay rules.
+Takes a request, a response, a stream (``data:`` lines, a JSON list of
+events, or JSON lines: one chunk object per line, as vercel/ai and other
+test suites store streams) or a whole cassette, in any dialect (given, or
+chosen as ``lint_dialect`` says, and reported with the reason). Applies every
+payload rule; on a multi-request cassette also the replay rules.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from conformance.context import Exchange, PayloadUnderTest
 from conformance.findings import Finding
 from conformance.profiles import DEFAULT_PROFILE, PROFILES
 from conformance.registry import PAYLOAD_CHECKS, REPLAY_CHECKS
+from harness.engine import lint_dialect
+from harness.engine.lint_dialect import DialectChoice
 from harness.engine.payloads import events_to_wire, parse_payload
 from harness.errors import ToolwireError
 from harness.model import DIALECTS, PayloadKind
@@ -27,6 +31,13 @@ from harness.sse import parse_sse
 
 class LintInputError(ToolwireError):
     exit_code = 2
+
+
+ACCEPTED_FORMATS = (
+    "toolwire lint reads: a JSON request or response body; an event stream (SSE `data:` "
+    "lines); a JSON list of events; JSON lines (one stream chunk object per line); "
+    "a vcrpy cassette (YAML or JSON)"
+)
 
 
 @dataclass(frozen=True)
@@ -42,21 +53,31 @@ class LintViolation:
         return f"{where}: {self.level} {self.code}: {self.message}"
 
 
+@dataclass(frozen=True)
+class LintReport:
+    """What one file gave: its violations, and the dialect each part was read in."""
+
+    violations: list[LintViolation]
+    dialects: list[tuple[str, DialectChoice]]  # (source, choice), in reading order
+
+
 def lint_text(
     text: str, source: str, dialect: str | None = None, profile: str | None = None
 ) -> list[LintViolation]:
     """Lint one file's contents; raise LintInputError when it is not a payload."""
+    return lint_report(text, source, dialect, profile).violations
+
+
+def lint_report(
+    text: str, source: str, dialect: str | None = None, profile: str | None = None
+) -> LintReport:
+    """Lint one file's contents and say which dialect each part was read in."""
     _check_choices(dialect, profile)
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise LintInputError(
-                f"{source}: not valid JSON ({error.msg}, line {error.lineno})"
-            ) from None
-        except RecursionError:
-            raise LintInputError(f"{source}: JSON nested deeper than toolwire can read") from None
+        value = _json_document(text, source)
+        if isinstance(value, dict) and isinstance(value.get("interactions"), list):
+            return _lint_cassette(value, source, dialect, profile)
         kind = "stream" if isinstance(value, list) else _kind_of(value, source)
         return _lint_payload(kind, value, source, dialect, profile)
     if any(line.startswith("data:") for line in stripped.splitlines()[:20]):
@@ -69,9 +90,50 @@ def lint_text(
     if isinstance(document, dict) and isinstance(document.get("interactions"), list):
         return _lint_cassette(document, source, dialect, profile)
     raise LintInputError(
-        f"{source}: not a request, response, stream or cassette",
-        hint="give a JSON body, an event stream (data: lines) or a vcrpy cassette",
+        f"{source}: not a request, response, stream or cassette", hint=ACCEPTED_FORMATS
     )
+
+
+def _json_document(text: str, source: str) -> Any:
+    """A JSON value, or the events of a JSON-lines chunk capture."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        chunks = _json_lines(text)
+        if chunks is not None:
+            return chunks
+        raise LintInputError(
+            f"{source}: not valid JSON ({error.msg}, line {error.lineno})", hint=ACCEPTED_FORMATS
+        ) from None
+    except RecursionError:
+        raise LintInputError(f"{source}: JSON nested deeper than toolwire can read") from None
+
+
+def _json_lines(text: str) -> list[dict[str, Any]] | None:
+    """Stream events from one chunk object per line; None when the text is not that.
+
+    An Anthropic chunk names its event in ``type`` (the SSE event name is the
+    same); an OpenAI chunk has no event name. A capture of chunk objects holds
+    no transport, so OpenAI's ``data: [DONE]`` terminator, which is SSE text
+    and not a chunk, is supplied after the last chunk rather than reported
+    missing.
+    """
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return None
+    events = []
+    for line in lines:
+        try:
+            chunk = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            return None
+        if not isinstance(chunk, dict):
+            return None
+        kind = chunk.get("type")
+        events.append({"event": kind if isinstance(kind, str) else None, "data": chunk})
+    if "choices" in events[-1]["data"]:
+        events.append({"event": None, "data": "[DONE]"})
+    return events
 
 
 def _check_choices(dialect: str | None, profile: str | None) -> None:
@@ -99,39 +161,15 @@ def _kind_of(value: Any, source: str) -> PayloadKind:
 
 def detect_dialect(kind: PayloadKind, value: Any) -> str:
     """The dialect a payload is written in, from the fields only one dialect uses."""
-    if kind == "stream":
-        datas = [e.get("data") for e in value if isinstance(e, dict)]
-        if any(isinstance(d, dict) and d.get("type") == "message_start" for d in datas):
-            return "anthropic-messages"
-        return "deepseek-chat" if "reasoning_content" in json.dumps(datas) else "openai-chat"
-    if kind == "response":
-        if isinstance(value, dict) and value.get("type") == "message":
-            return "anthropic-messages"
-        replies = [c.get("message", {}) for c in value.get("choices", []) if isinstance(c, dict)]
-        return "deepseek-chat" if any("reasoning_content" in m for m in replies) else "openai-chat"
-    found = value.get("messages") if isinstance(value, dict) else None
-    messages: list[Any] = found if isinstance(found, list) else []
-    if "system" in value or any(_has_anthropic_blocks(m) for m in messages):
-        return "anthropic-messages"
-    if any(isinstance(m, dict) and "reasoning_content" in m for m in messages):
-        return "deepseek-chat"
-    return "openai-chat"
-
-
-def _has_anthropic_blocks(message: Any) -> bool:
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return False
-    kinds = {"tool_use", "tool_result", "thinking", "redacted_thinking"}
-    return any(isinstance(b, dict) and b.get("type") in kinds for b in content)
+    return lint_dialect.from_body(kind, value).dialect
 
 
 def _lint_payload(
     kind: PayloadKind, value: Any, source: str, dialect: str | None, profile: str | None
-) -> list[LintViolation]:
-    dialect = dialect or detect_dialect(kind, value)
-    under_test = _parse(dialect, kind, value, profile, source)
-    return _judge(under_test, source)
+) -> LintReport:
+    choice = lint_dialect.given(dialect) if dialect else lint_dialect.from_body(kind, value)
+    under_test = _parse(choice.dialect, kind, value, profile, source)
+    return LintReport(_judge(under_test, source), [(source, choice)])
 
 
 def _parse(
@@ -164,53 +202,74 @@ def _violations(found: Sequence[Finding] | None, source: str, level: str) -> lis
 
 def _lint_cassette(
     document: Mapping[str, Any], source: str, dialect: str | None, profile: str | None
-) -> list[LintViolation]:
+) -> LintReport:
     found = document.get("toolwire")
     meta: Mapping[str, Any] = found if isinstance(found, dict) else {}
-    dialect = dialect or meta.get("dialect")
+    said = meta.get("dialect")
+    if said is not None and said not in DIALECTS:
+        raise LintInputError(
+            f"{source}: its toolwire: block names an unknown dialect {said!r}",
+            hint=f"use one of: {', '.join(DIALECTS)}",
+        )
     profile = profile or meta.get("profile")
-    violations: list[LintViolation] = []
+    report = LintReport([], [])
     exchanges: list[Exchange] = []
     for index, interaction in enumerate(document["interactions"]):
         label = f"{source}, interaction {index + 1}"
-        request_value = _json_body(interaction.get("request", {}).get("body"), f"{label} request")
-        payload_dialect = dialect or detect_dialect("request", request_value)
-        request = _parse(payload_dialect, "request", request_value, profile, f"{label} request")
-        violations.extend(_judge(request, f"{label} request"))
-        response = _cassette_response(interaction, payload_dialect, profile, request, label)
-        if response is not None:
-            violations.extend(_judge(response, response.label))
+        request_raw = interaction.get("request") if isinstance(interaction, dict) else None
+        if not isinstance(request_raw, dict):
+            raise LintInputError(
+                f"{label}: not a recorded exchange",
+                hint="each interaction of a vcrpy cassette has a request and a response mapping",
+            )
+        request_value = _json_body(request_raw.get("body"), f"{label} request")
+        answer = _recorded_answer(interaction, label)
+        if dialect:
+            choice = lint_dialect.given(dialect)
+        elif said is not None:
+            choice = lint_dialect.from_metadata(said)
+        else:
+            kind, value = answer or ("response", None)
+            choice = lint_dialect.from_interaction(request_raw, request_value, kind, value)
+        report.dialects.append((label, choice))
+        request = _parse(choice.dialect, "request", request_value, profile, f"{label} request")
+        report.violations.extend(_judge(request, f"{label} request"))
+        response = None
+        if answer is not None:
+            kind, value = answer
+            where = f"{label} {kind}"
+            response = _parse(choice.dialect, kind, value, profile, where, request.tools)
+            report.violations.extend(_judge(response, response.label))
         exchanges.append(Exchange(index, request, response))
     if len(exchanges) > 1:
         for code, check in REPLAY_CHECKS.items():
             rule = RULES_BY_CODE[code]
             level = rule.level_for(exchanges[0].request.profile)
             if level is not None:
-                violations.extend(_violations(check(exchanges), source, level))
-    return violations
+                report.violations.extend(_violations(check(exchanges), source, level))
+    return report
 
 
-def _cassette_response(
-    interaction: Mapping[str, Any],
-    dialect: str,
-    profile: str | None,
-    request: PayloadUnderTest,
-    label: str,
-) -> PayloadUnderTest | None:
-    response = interaction.get("response", {})
-    status = (response.get("status") or {}).get("code", 200)
-    if not isinstance(status, int) or not 200 <= status < 300:
-        return None  # an error body documents the API's answer to a broken request
-    body = (response.get("body") or {}).get("string")
-    if not isinstance(body, str):
+def _recorded_answer(interaction: Mapping[str, Any], label: str) -> tuple[PayloadKind, Any] | None:
+    """The response's kind and wire value; None for an error answer or no body."""
+    response = interaction.get("response") or {}
+    if not isinstance(response, dict):
         return None
-    headers = {str(k).lower(): v for k, v in (response.get("headers") or {}).items()}
-    content_type = " ".join(map(str, headers.get("content-type", [])))
+    status = response.get("status") or {}
+    code = status.get("code", 200) if isinstance(status, dict) else 200
+    if not isinstance(code, int) or not 200 <= code < 300:
+        return None  # an error body documents the API's answer to a broken request
+    body = response.get("body") or {}
+    text = body.get("string") if isinstance(body, dict) else None
+    if not isinstance(text, str):
+        return None
+    found = response.get("headers") or {}
+    headers = {str(k).lower(): v for k, v in found.items()} if isinstance(found, dict) else {}
+    types = headers.get("content-type", [])
+    content_type = " ".join(map(str, types if isinstance(types, list) else [types]))
     if "text/event-stream" in content_type:
-        events = events_to_wire(parse_sse(body))
-        return _parse(dialect, "stream", events, profile, f"{label} stream", request.tools)
-    value = _json_body(body, f"{label} response")
-    return _parse(dialect, "response", value, profile, f"{label} response", request.tools)
+        return "stream", events_to_wire(parse_sse(text))
+    return "response", _json_body(text, f"{label} response")
 
 
 def _json_body(body: Any, where: str) -> Any:

@@ -1,0 +1,150 @@
+"""Which dialect ``toolwire lint`` reads a payload in, and why it chose it.
+
+What a file says about itself wins over a guess from the body: ``--dialect``
+first, then a cassette's ``toolwire:`` block, then what the recorded request
+says (its URI path, ``/v1/messages`` or ``/chat/completions``, and the
+``anthropic-version`` header that Anthropic requires on every call,
+https://docs.anthropic.com/en/api/versioning), and only then the fields of
+the payload. Inside the OpenAI family the body still decides between
+openai-chat, deepseek-chat and qwen-xml, as ``corpus add`` does
+(harness/corpus/detect.py): DeepSeek's host or its ``reasoning_content``
+field, Qwen3-Coder XML calls in the assistant text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT, QWEN_XML, PayloadKind
+
+_XML_MARKERS = ("<tool_call>", "<function=")
+_ANTHROPIC_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinking"})
+GUESSED = "guessed from the body; pass --dialect if it is wrong"
+
+
+@dataclass(frozen=True)
+class DialectChoice:
+    """The dialect a payload is read in, and what said so (printed by ``lint``)."""
+
+    dialect: str
+    reason: str
+
+    def describe(self) -> str:
+        return f"{self.dialect} ({self.reason})"
+
+
+def given(dialect: str) -> DialectChoice:
+    return DialectChoice(dialect, "given with --dialect")
+
+
+def from_metadata(dialect: str) -> DialectChoice:
+    return DialectChoice(dialect, "from the cassette's toolwire: block")
+
+
+def from_body(kind: PayloadKind, value: Any) -> DialectChoice:
+    """The dialect from the fields only one dialect uses."""
+    return DialectChoice(_body_dialect(kind, value), GUESSED)
+
+
+def from_interaction(
+    request: Mapping[str, Any], request_value: Any, response_kind: str, response_value: Any
+) -> DialectChoice:
+    """One recorded exchange's dialect: what its request says first, then its body."""
+    uri = request.get("uri")
+    parts = urlsplit(uri) if isinstance(uri, str) else None
+    path = parts.path.rstrip("/") if parts is not None else ""
+    if path.endswith("/messages") and not path.endswith("/chat/completions"):
+        return DialectChoice(ANTHROPIC_MESSAGES, f"from the URI path {path}")
+    if _has_header(request.get("headers"), "anthropic-version"):
+        return DialectChoice(ANTHROPIC_MESSAGES, "from the anthropic-version request header")
+    if not path.endswith("/chat/completions"):
+        return from_body("request", request_value)
+    said = f"from the URI path {path}"
+    texts = [
+        *_request_assistant_texts(request_value),
+        _response_text(response_kind, response_value),
+    ]
+    if any(marker in text for text in texts for marker in _XML_MARKERS):
+        return DialectChoice(QWEN_XML, f"{said} and Qwen3-Coder XML calls in the assistant text")
+    host = (parts.hostname or "") if parts is not None else ""
+    if "deepseek" in host:
+        return DialectChoice(DEEPSEEK_CHAT, f"{said} on host {host}")
+    if _mentions_reasoning_content(request_value) or _mentions_reasoning_content(response_value):
+        return DialectChoice(DEEPSEEK_CHAT, f"{said} and reasoning_content in the body")
+    return DialectChoice(OPENAI_CHAT, said)
+
+
+def _body_dialect(kind: PayloadKind, value: Any) -> str:
+    if kind == "stream":
+        datas = [e.get("data") for e in value if isinstance(e, dict)]
+        if any(isinstance(d, dict) and d.get("type") == "message_start" for d in datas):
+            return ANTHROPIC_MESSAGES
+        return DEEPSEEK_CHAT if _mentions_reasoning_content(datas) else OPENAI_CHAT
+    if kind == "response":
+        if isinstance(value, dict) and value.get("type") == "message":
+            return ANTHROPIC_MESSAGES
+        choices = value.get("choices") if isinstance(value, dict) else None
+        replies = [c.get("message") for c in choices or () if isinstance(c, dict)]
+        reasoning = any(isinstance(m, dict) and "reasoning_content" in m for m in replies)
+        return DEEPSEEK_CHAT if reasoning else OPENAI_CHAT
+    found = value.get("messages") if isinstance(value, dict) else None
+    messages: list[Any] = found if isinstance(found, list) else []
+    if (isinstance(value, dict) and "system" in value) or any(
+        _has_anthropic_blocks(m) for m in messages
+    ):
+        return ANTHROPIC_MESSAGES
+    if any(isinstance(m, dict) and "reasoning_content" in m for m in messages):
+        return DEEPSEEK_CHAT
+    return OPENAI_CHAT
+
+
+def _has_anthropic_blocks(message: Any) -> bool:
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return False
+    return any(isinstance(b, dict) and b.get("type") in _ANTHROPIC_BLOCKS for b in content)
+
+
+def _has_header(headers: Any, name: str) -> bool:
+    if not isinstance(headers, Mapping):
+        return False
+    return any(str(key).lower() == name for key in headers)
+
+
+def _mentions_reasoning_content(value: Any) -> bool:
+    try:
+        return '"reasoning_content"' in json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+def _request_assistant_texts(request_value: Any) -> Iterator[str]:
+    messages = request_value.get("messages") if isinstance(request_value, dict) else None
+    for message in messages if isinstance(messages, list) else ():
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            content = message.get("content")
+            if isinstance(content, str):
+                yield content
+
+
+def _response_text(kind: str, value: Any) -> str:
+    """The assistant text of a response, or of a stream's deltas joined."""
+    if kind == "stream":
+        pieces = (_choice_text(e.get("data"), "delta") for e in value if isinstance(e, dict))
+        return "".join(pieces)
+    return _choice_text(value, "message")
+
+
+def _choice_text(payload: Any, key: str) -> str:
+    choices = payload.get("choices") if isinstance(payload, dict) else None
+    texts = []
+    for choice in choices if isinstance(choices, list) else ():
+        part = choice.get(key) if isinstance(choice, dict) else None
+        content = part.get("content") if isinstance(part, dict) else None
+        if isinstance(content, str):
+            texts.append(content)
+    return "".join(texts)
