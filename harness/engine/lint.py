@@ -121,7 +121,8 @@ def _json_lines(text: str) -> list[dict[str, Any]] | None:
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) < 2:
         return None
-    events = []
+    events: list[dict[str, Any]] = []
+    chunk: Any = None
     for line in lines:
         try:
             chunk = json.loads(line)
@@ -131,7 +132,7 @@ def _json_lines(text: str) -> list[dict[str, Any]] | None:
             return None
         kind = chunk.get("type")
         events.append({"event": kind if isinstance(kind, str) else None, "data": chunk})
-    if "choices" in events[-1]["data"]:
+    if "choices" in chunk:  # the last chunk is OpenAI's
         events.append({"event": None, "data": "[DONE]"})
     return events
 
