@@ -101,6 +101,11 @@ def list_cases(corpus_path: Path | None, output_format: str, coverage: bool) -> 
 )
 @click.option("--description", help="One line saying what the case shows.")
 @click.option("--force", is_flag=True, help="Replace an existing case with the same id.")
+@click.option(
+    "--negative",
+    is_flag=True,
+    help="Keep a recording that breaks rules as a negative case expecting exactly them.",
+)
 def add_case(
     cassette: Path,
     corpus_path: Path | None,
@@ -110,12 +115,15 @@ def add_case(
     features: tuple[str, ...],
     description: str | None,
     force: bool,
+    negative: bool,
 ) -> None:
     """Import a cassette recorded elsewhere (vcrpy, pytest-recording) as a case.
 
     The cassette is scrubbed of credentials, its dialect and features are
-    detected, and the case is validated and written atomically. An existing
-    case is never replaced unless --force is given.
+    detected, and the case is linted, validated and written atomically. A
+    recording that breaks a MUST rule is refused with its verdicts (or kept
+    as a negative case with --negative). An existing case is never replaced
+    unless --force is given; the same recording added twice names its case.
     """
     from harness.corpus.importer import AddOptions, import_cassette
 
@@ -127,6 +135,7 @@ def add_case(
         features=features,
         description=description,
         force=force,
+        negative=negative,
     )
     result = import_cassette(cassette, options)
     click.echo(f"scrubbed: {result.scrubbed}")

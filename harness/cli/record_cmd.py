@@ -107,6 +107,7 @@ def record(
             features=features,
             description=description,
             force=force,
+            lint=False,  # a live exchange is kept; `corpus validate` reports its verdicts
         ),
     )
     recorded = record_case(options)

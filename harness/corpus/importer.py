@@ -7,10 +7,16 @@ The steps, each refusing with a one-line ``CorpusError``:
    the writer does (indented JSON), with ``Content-Length`` matching them and
    no ``Content-Encoding`` / ``Transfer-Encoding``, so vcrpy replays them;
 3. detect the dialect and features (``harness.corpus.detect``);
-4. assign an id (``<main-feature>/<slug>``, unique) unless one is given;
-5. run the corpus validator on the finished file in a scratch corpus: what
+4. refuse a recording the corpus already holds (naming the case), and
+   assign a readable id (``<main-feature>/<slug>``; a different recording
+   under a taken slug gets a distinguishing word: dialect, model, tool)
+   unless one is given;
+5. lint it (``harness.corpus.lint_gate``): a recording that breaks a MUST
+   rule is refused with its verdicts, or with ``negative`` kept as a
+   negative case expecting exactly what lint finds;
+6. run the corpus validator on the finished file in a scratch corpus: what
    is written always validates and holds no secret;
-6. write it atomically, never over an existing case unless forced.
+7. write it atomically, never over an existing case unless forced.
 
 ``toolwire record`` uses the same pipeline for what it records.
 """
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import datetime
 import email.utils
+import hashlib
 import json
 import re
 import tempfile
@@ -35,17 +42,25 @@ from harness.corpus.detect import (
     count_tool_calls,
     detect_dialect,
     detect_features,
+    first_tool_name,
     main_feature,
+    readable_id,
     request_model,
     slugify,
 )
-from harness.corpus.detect import unique_id as _unique_id
 from harness.corpus.foreign import RawExchange, first_header, read_foreign_cassette
+from harness.corpus.lint_gate import lint_case_text, summary
 from harness.corpus.loader import display_path
 from harness.corpus.scrub import Scrubber
 from harness.corpus.secrets import redact
 from harness.corpus.validate import validate_corpus
-from harness.corpus.vocabulary import CASE_SUFFIXES, FEATURES, ID_PATTERN, METADATA_FORMAT
+from harness.corpus.vocabulary import (
+    CASE_SUFFIXES,
+    FEATURES,
+    ID_PATTERN,
+    METADATA_FORMAT,
+    NEGATIVE_FEATURE,
+)
 from harness.corpus.writer import dump_case, write_case
 from harness.errors import CorpusError
 
@@ -73,6 +88,11 @@ class AddOptions:
     secrets: tuple[str, ...] = ()
     # A complete provenance block (what `toolwire record` knows); else derived.
     provenance: Mapping[str, Any] | None = None
+    # Keep a recording that breaks rules as a negative case expecting them.
+    negative: bool = False
+    # Refuse a recording that breaks a MUST rule. `toolwire record` keeps what
+    # it paid for and leaves the verdicts to `corpus validate`.
+    lint: bool = True
 
 
 @dataclass(frozen=True)
@@ -86,13 +106,18 @@ class AddResult:
     tool_calls: int
     scrubbed: str
     replaced: bool
+    # A negative case: the rule codes it is kept to trigger.
+    expected_violations: tuple[str, ...] = ()
 
     def summary(self) -> str:
         """One line for the user: what was written where."""
         verb = "replaced" if self.replaced else "added"
+        expects = (
+            f"; expects: {', '.join(self.expected_violations)}" if self.expected_violations else ""
+        )
         return (
             f"{verb} {self.case_id} ({self.dialect}, profile {self.profile}; "
-            f"features: {', '.join(self.features)}; {self.interactions} "
+            f"features: {', '.join(self.features)}{expects}; {self.interactions} "
             f"{_plural(self.interactions, 'interaction')}, {self.tool_calls} tool "
             f"{_plural(self.tool_calls, 'call')}) -> {display_path(self.path)}"
         )
@@ -134,8 +159,26 @@ def _add(
     profile = _profile(dialect, options.profile, block, source)
 
     root = options.corpus_root
-    case_id = options.case_id or _unique_id(
-        main_feature(features), slug, lambda candidate: _existing(root, candidate) is not None
+    recording = _interactions_part(dump_case({}, interactions))
+    # Only an id of toolwire's choosing could silently make a second copy.
+    duplicate = None if options.case_id else _same_recording(root, recording)
+    if duplicate is not None and not options.force:
+        raise CaseExistsError(
+            display_path(duplicate[1]),
+            f"this recording is already in the corpus as case {duplicate[0]!r}",
+            "nothing to add; pass --force to write it again over that case",
+        )
+    replaced_id = duplicate[0] if duplicate is not None and options.force else None
+    case_id = (
+        options.case_id
+        or replaced_id
+        or readable_id(
+            main_feature(features),
+            slug,
+            (dialect, request_model(interactions) or "", first_tool_name(interactions) or ""),
+            lambda candidate: _existing(root, candidate) is not None,
+            fallback=hashlib.sha256(recording.encode("utf-8")).hexdigest()[:6],
+        )
     )
     _check_id(case_id, source)
     target = root / f"{case_id}.yaml"
@@ -159,7 +202,10 @@ def _add(
         "expect": dict(block["expect"]) if isinstance(block.get("expect"), Mapping) else {},
     }
     text = dump_case(metadata, interactions)
-    _check_case_text(text, case_id, display_path(target))
+    if options.lint or options.negative:
+        text, metadata = _lint_gate(text, metadata, interactions, options, display_path(target))
+        features = tuple(metadata["features"])
+    _check_case_text(text, case_id, display_path(target), lint=options.lint)
     write_case(target, text, overwrite=options.force)
     if existing is not None and existing != target:
         existing.unlink(missing_ok=True)  # a forced .yaml replaces an old .yml
@@ -173,6 +219,7 @@ def _add(
         tool_calls=calls,
         scrubbed=scrubber.log.summary(),
         replaced=existing is not None,
+        expected_violations=tuple(metadata["expect"].get("violations", ())),
     )
 
 
@@ -312,7 +359,69 @@ def _existing(root: Path, case_id: str) -> Path | None:
     return None
 
 
-def _check_case_text(text: str, case_id: str, target: str) -> None:
+def _lint_gate(
+    text: str,
+    metadata: dict[str, Any],
+    interactions: Sequence[Interaction],
+    options: AddOptions,
+    target: str,
+) -> tuple[str, dict[str, Any]]:
+    """The case text and metadata to write: refused when it breaks a MUST rule,
+    unless it is to be kept as a negative case expecting exactly what lint finds."""
+    outcome = lint_case_text(text, target)
+    if outcome.unreadable is not None:
+        raise CorpusError(target, f"toolwire lint cannot read the case: {outcome.unreadable}")
+    if not options.negative:
+        if outcome.must:
+            rules = "MUST rule" if len(outcome.must) == 1 else "MUST rules"
+            musts = [line for line in outcome.lines if line.startswith("MUST")]
+            raise CorpusError(
+                target,
+                f"the recording breaks {len(outcome.must)} {rules}: {summary(musts)}",
+                "fix what produced it, or pass --negative to keep it as a negative case "
+                "that expects these violations",
+            )
+        return text, metadata
+    if not outcome.codes:
+        raise CorpusError(
+            target,
+            "--negative: the recording breaks no rule, so it cannot be a negative case",
+            "drop --negative to add it as a good case",
+        )
+    features = [f for f in FEATURES if f in {*metadata["features"], NEGATIVE_FEATURE}]
+    expect = {**metadata["expect"], "violations": list(outcome.codes)}
+    negative = {**metadata, "features": features, "expect": expect}
+    return dump_case(negative, interactions), negative
+
+
+def _same_recording(root: Path, wanted: str) -> tuple[str, Path] | None:
+    """The case that already holds exactly these exchanges, if any.
+
+    The writer stores exchanges deterministically, so the same recording,
+    scrubbed the same way, gives the same text below ``interactions:``.
+    """
+    if not root.is_dir():
+        return None
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in CASE_SUFFIXES or not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if _interactions_part(text) == wanted:
+            case_id = path.relative_to(root).with_suffix("").as_posix()
+            return case_id, path
+    return None
+
+
+def _interactions_part(text: str) -> str:
+    marker = "\ninteractions:"
+    at = text.find(marker)
+    return text[at:] if at >= 0 else text
+
+
+def _check_case_text(text: str, case_id: str, target: str, *, lint: bool) -> None:
     """Validate the finished file alone in a scratch corpus (same checks as
     `toolwire corpus validate`, secrets included)."""
     with tempfile.TemporaryDirectory(prefix="toolwire-add-") as folder:
@@ -320,7 +429,7 @@ def _check_case_text(text: str, case_id: str, target: str) -> None:
         path = root / f"{case_id}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-        report = validate_corpus(root)
+        report = validate_corpus(root, lint=lint)
     if report.ok:
         return
     first = report.problems[0]

@@ -1,8 +1,10 @@
 """`toolwire corpus validate`: every problem of a corpus, not just the first.
 
 Checks each file (YAML, both layers of the format, secrets), then the corpus
-as a whole (unique ids, twins, negative cases, rule codes, XML issue codes)
-and finally parses every payload with its dialect codec.
+as a whole (unique ids, twins, negative cases, rule codes, XML issue codes),
+parses every payload with its dialect codec, and finally lints every case
+that parsed (``harness.corpus.lint_gate``): a good case breaks no MUST rule,
+a negative case exactly the rules it declares.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.corpus.case import Case, Interaction
+from harness.corpus.lint_gate import lint_case_text, summary
 from harness.corpus.loader import (
     bare_message,
     case_files,
@@ -76,8 +79,9 @@ class ValidationReport:
         return f"{problems} in {_plural(self.files, 'case file')}"
 
 
-def validate_corpus(root: Path) -> ValidationReport:
-    """Check every case file below ``root`` and the corpus as a whole."""
+def validate_corpus(root: Path, *, lint: bool = True) -> ValidationReport:
+    """Check every case file below ``root`` and the corpus as a whole
+    (``lint=False`` leaves out the rule verdicts, for a live recording kept as is)."""
     problems: list[Problem] = []
     cases: list[Case] = []
     paths = case_files(root)
@@ -89,8 +93,45 @@ def validate_corpus(root: Path) -> ValidationReport:
     by_id = {case.id: case for case in unique}
     for case in unique:
         problems.extend(_check_case(case, by_id))
-    problems.extend(_check_payloads(unique))
+    payload_problems = list(_check_payloads(unique))
+    problems.extend(payload_problems)
+    unparsed = {problem.source for problem in payload_problems}
+    linted = [case for case in unique if display_path(case.source) not in unparsed]
+    if lint:
+        problems.extend(_check_lint(linted))
     return ValidationReport(root, len(paths), tuple(unique), tuple(problems))
+
+
+def _check_lint(cases: list[Case]) -> Iterator[Problem]:
+    for case in cases:
+        source = display_path(case.source)
+        try:
+            text = case.source.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue  # reported when the file was read
+        outcome = lint_case_text(text, source)
+        declared = set(case.expect.violations)
+        if outcome.unreadable is not None or not all(map(_RULE_CODE.match, declared)):
+            continue  # a payload lint cannot read, or a bad code: reported above
+        if not case.has_feature(NEGATIVE_FEATURE):
+            if outcome.must:
+                yield Problem(
+                    source,
+                    f"the recording breaks {_plural(len(outcome.must), 'MUST rule')}: "
+                    f"{summary([line for line in outcome.lines if line.startswith('MUST')])}",
+                    "fix the recording, or keep it as a negative case: add `negative` to "
+                    "features and list the codes in expect.violations",
+                )
+        elif set(outcome.codes) != declared:
+            missing = sorted(declared - set(outcome.codes))
+            extra = sorted(set(outcome.codes) - declared)
+            parts = [f"declared but not found: {', '.join(missing)}"] if missing else []
+            parts += [f"found but not declared: {', '.join(extra)}"] if extra else []
+            yield Problem(
+                source,
+                f"toolwire lint does not find exactly expect.violations ({'; '.join(parts)})",
+                "a negative case triggers exactly the codes it lists",
+            )
 
 
 def _check_file(path: Path, root: Path, problems: list[Problem]) -> Case | None:

@@ -106,6 +106,7 @@ def save_run(run: ProbeRun, root: Path, today: datetime.date) -> Saved:
             description=_description(run, conversation),
             secrets=secrets,
             provenance=_provenance(run, model, today),
+            lint=False,  # a live exchange is kept; `corpus validate` reports its verdicts
         )
         cases.append(add_exchanges(exchanges, options, conversation.slug, block=block))
     return Saved(tuple(cases), tuple(skipped))

@@ -11,6 +11,7 @@ from click.testing import CliRunner, Result
 
 from harness.cli.main import cli
 from tests.corpus.factory import (
+    OPENAI_RESPONSE,
     OPENAI_STREAM,
     interaction,
     make_case,
@@ -215,8 +216,10 @@ def _header(document: dict[str, Any]) -> None:
 
 
 def _body(document: dict[str, Any]) -> None:
+    # A valid answer, so that only the secret is wrong (line 37 of the file).
+    valid = json.dumps(OPENAI_RESPONSE)[1:-1]
     document["interactions"][0]["response"]["body"]["string"] = (
-        '{\n  "choices": [],\n  "echo": "' + OPENAI_KEY + '"\n}'
+        "{\n  " + valid + ',\n  "echo": "' + OPENAI_KEY + '"\n}'
     )
 
 
@@ -330,7 +333,7 @@ BAD_CORPORA: list[tuple[str, Callable[[Path], None], list[str]]] = [
         "secret in a body",
         _edit(_body),
         [
-            f"{SOURCE}:32: OpenAI API key sk-p…({len(OPENAI_KEY)} chars) at line 32 "
+            f"{SOURCE}:37: OpenAI API key sk-p…({len(OPENAI_KEY)} chars) at line 37 "
             "(replace it with a placeholder such as REDACTED and revoke the key if it was real)"
         ],
     ),

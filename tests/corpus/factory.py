@@ -32,6 +32,7 @@ OPENAI_REQUEST: dict[str, Any] = {
 OPENAI_RESPONSE: dict[str, Any] = {
     "id": "chatcmpl-abc123",
     "object": "chat.completion",
+    "created": 1767225600,
     "model": "gpt-4o-mini",
     "choices": [
         {
@@ -65,11 +66,16 @@ ANTHROPIC_RESPONSE: dict[str, Any] = {
         {"type": "tool_use", "id": "toolu_01abc", "name": "get_weather", "input": {"city": "Paris"}}
     ],
     "stop_reason": "tool_use",
+    "model": "claude-sonnet-4-5",
+    "stop_sequence": None,
+    "usage": {"input_tokens": 380, "output_tokens": 52},
 }
+_CHUNK = '"id": "chatcmpl-s1", "object": "chat.completion.chunk", "created": 1767225600, '
+_CHUNK += '"model": "gpt-4o-mini"'
 OPENAI_STREAM = (
-    'data: {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": '
-    '{"role": "assistant", "content": "Hi"}}]}\n\n'
-    'data: {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, '
+    f'data: {{{_CHUNK}, "choices": [{{"index": 0, "delta": '
+    '{"role": "assistant", "content": "Hi"}, "finish_reason": null}]}\n\n'
+    f'data: {{{_CHUNK}, "choices": [{{"index": 0, "delta": {{}}, '
     '"finish_reason": "stop"}]}\n\n'
     "data: [DONE]\n\n"
 )

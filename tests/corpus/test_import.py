@@ -183,11 +183,17 @@ def test_an_existing_id_is_refused_with_the_file_and_the_flag(workdir: Path) -> 
     assert forced.output.splitlines()[-1].startswith("replaced parallel/cities ")
 
 
-def test_without_an_id_a_second_import_gets_a_fresh_one(workdir: Path) -> None:
+def test_the_same_recording_twice_names_the_case_it_is_already(workdir: Path) -> None:
     cassette = secret_cassette(workdir)
     options = AddOptions(workdir / "corpus")
     assert import_cassette(cassette, options).case_id == "parallel/test-weather-two-cities"
-    assert import_cassette(cassette, options).case_id == "parallel/test-weather-two-cities-2"
+    with pytest.raises(CorpusError, match="already in the corpus as case 'parallel/test-weather"):
+        import_cassette(cassette, options)
+    forced = import_cassette(cassette, AddOptions(workdir / "corpus", force=True))
+    assert (forced.case_id, forced.replaced) == ("parallel/test-weather-two-cities", True)
+    assert [p.name for p in (workdir / "corpus").rglob("*.yaml")] == [
+        "test-weather-two-cities.yaml"
+    ]
     assert validate_corpus(workdir / "corpus").ok
 
 
@@ -361,6 +367,7 @@ def test_a_cassette_with_no_tool_feature_asks_for_one(workdir: Path) -> None:
     answer = {
         "id": "chatcmpl-1",
         "object": "chat.completion",
+        "created": 1767225600,
         "model": "gpt-4o",
         "choices": [
             {

@@ -59,6 +59,7 @@ def _openai_exchange(secret: str) -> RawExchange:
     answer = {
         "id": "chatcmpl-A1",
         "object": "chat.completion",
+        "created": 1767225600,
         "model": "gpt-4o",
         "choices": [
             {

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.corpus.lint_gate import LintOutcome
 from harness.corpus.validate import Problem, validate_corpus
 from tests.corpus.factory import (
     OPENAI_STREAM,
@@ -28,6 +29,12 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def codecs(monkeypatch: pytest.MonkeyPatch) -> dict[str, FakeCodec]:
+    """Fake codecs; the lint step, which needs the real ones, sees nothing to judge
+    (tests/corpus/test_lint_gate.py judges real cases)."""
+    monkeypatch.setattr(
+        "harness.corpus.validate.lint_case_text",
+        lambda text, source: LintOutcome((), (), (), unreadable="fake codecs"),
+    )
     return install_fake_codecs(monkeypatch)
 
 

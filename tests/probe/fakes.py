@@ -89,7 +89,12 @@ def _stream(message: dict[str, Any], finish: str) -> str:
         delta["reasoning_content"] = message["reasoning_content"]
     if "tool_calls" in message:
         delta["tool_calls"] = [{"index": i, **call} for i, call in enumerate(message["tool_calls"])]
-    envelope = {"id": "chatcmpl-scripted", "object": "chat.completion.chunk", "model": "m"}
+    envelope = {
+        "id": "chatcmpl-scripted",
+        "object": "chat.completion.chunk",
+        "created": 1778400000,
+        "model": "m",
+    }
     chunks = [
         {**envelope, "choices": [{"index": 0, "delta": part, "finish_reason": reason}]}
         for part, reason in ((delta, None), ({}, finish))
