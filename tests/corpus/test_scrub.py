@@ -30,6 +30,7 @@ SAMPLES: dict[str, str] = {
     "AWS access key id": "AKIA" + "Z7Y6X5W4V3U2T1S0",
     "Google API key": "AIza" + "SyD4-Zx8_Wq2Er6Ty0Ui3Op7As1Df5Gh9Jk",
     "API key query parameter": "https://maps.example.com/api?api_key=" + "plain",
+    "URL credentials": "https://" + "alice:" + "pa55-w0rd-Kq7" + "@proxy.example.com/v1",
 }
 
 
@@ -138,6 +139,8 @@ def _cassette_text(exchange: RawExchange, scrubber: Scrubber) -> tuple[str, Any]
 
 
 def _secret_part(kind: str, sample: str) -> str:
+    if kind == "URL credentials":
+        return sample.split("//", 1)[1].split("@", 1)[0]
     return sample.split("=", 1)[1] if kind == "API key query parameter" else sample
 
 
