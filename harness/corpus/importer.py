@@ -43,11 +43,11 @@ from harness.corpus.detect import unique_id as _unique_id
 from harness.corpus.foreign import RawExchange, first_header, read_foreign_cassette
 from harness.corpus.loader import display_path
 from harness.corpus.scrub import Scrubber
-from harness.corpus.secrets import redact
 from harness.corpus.validate import validate_corpus
 from harness.corpus.vocabulary import CASE_SUFFIXES, FEATURES, ID_PATTERN, METADATA_FORMAT
 from harness.corpus.writer import dump_case, write_case
 from harness.errors import CorpusError
+from harness.redaction import redact
 
 RECORDER = f"toolwire {__version__}"
 _DROPPED_RESPONSE_HEADERS = ("content-encoding", "transfer-encoding")

@@ -36,9 +36,9 @@ from harness.corpus.scrub import (
     Scrubber,
     is_secret_header,
 )
-from harness.corpus.secrets import redact
 from harness.errors import ToolwireError
 from harness.model import ANTHROPIC_MESSAGES
+from harness.redaction import redact
 
 # The environment variable each dialect's key is read from by default (the
 # names the providers' own SDKs read).

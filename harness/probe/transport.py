@@ -26,9 +26,9 @@ from harness import __version__
 from harness.corpus.foreign import RawExchange
 from harness.corpus.record import ANTHROPIC_VERSION, endpoint_url
 from harness.corpus.scrub import Scrubber, is_secret_header
-from harness.corpus.secrets import redact
 from harness.errors import ToolwireError
 from harness.model import ANTHROPIC_MESSAGES
+from harness.redaction import redact
 
 _MESSAGE_LIMIT = 200
 
