@@ -29,6 +29,7 @@ from harness.corpus.scrub import Scrubber, is_secret_header
 from harness.errors import ToolwireError
 from harness.model import ANTHROPIC_MESSAGES
 from harness.redaction import redact
+from harness.redirects import open_url
 
 _MESSAGE_LIMIT = 200
 
@@ -125,7 +126,7 @@ def post(endpoint: Endpoint, body: Mapping[str, Any]) -> Exchange:
     request = urllib.request.Request(url, data=data, headers=sent, method="POST")
     shown_url = endpoint.scrubber().uri(url)
     try:
-        with urllib.request.urlopen(request, timeout=endpoint.timeout) as response:
+        with open_url(request, timeout=endpoint.timeout) as response:
             text = response.read().decode("utf-8", "replace")
             return Exchange(
                 url, shown, body, response.status, response.reason or "", _kept(response), text
