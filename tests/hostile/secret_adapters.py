@@ -27,3 +27,19 @@ class RaisesWithEnvironmentKey(PassThrough):
 
     def convert(self, payload: Any, kind: str, source: str, target: str) -> Any:
         raise RuntimeError(f"Azure answered 401 for {os.environ.get(AZURE_ENV, '')}")
+
+
+class DropsStreamText(PassThrough):
+    """Converts a stream without its text: the text rules then quote the
+    text the source streamed, joined across its events."""
+
+    def convert(self, payload: Any, kind: str, source: str, target: str) -> Any:
+        if kind != "stream":
+            return payload
+        for event in payload:
+            data = event.get("data") if isinstance(event, dict) else None
+            for choice in data.get("choices", []) if isinstance(data, dict) else []:
+                delta = choice.get("delta") if isinstance(choice, dict) else None
+                if isinstance(delta, dict) and delta.get("content"):
+                    delta["content"] = ""
+        return payload

@@ -544,3 +544,25 @@ def test_s11_record_drops_the_key_on_a_redirect_to_another_origin(
     assert _credentials(first.requests[0][2]) == ["Authorization"]
     assert second.requests and not _credentials(second.requests[0][2])
     assert_nowhere(key, result.output)
+
+
+def test_s8_a_stream_verdict_quoting_a_streamed_key_is_masked_end_to_end(tmp_path: Path) -> None:
+    # A case that holds the key (written by hand, never validated), judged
+    # with an adapter that loses the streamed text: the verdict quotes it.
+    key = anthropic_key("s8-run")
+    stream_case(tmp_path / "corpus", "streaming/leaky", streamed_text_body(f"it is {key} ok"))
+    reports = tmp_path / "reports"
+    result = toolwire(
+        "run",
+        "--adapter",
+        f"{SECRET_ADAPTERS}:DropsStreamText",
+        "--corpus",
+        str(tmp_path / "corpus"),
+        "--report-dir",
+        str(reports),
+        "-v",
+    )
+    results = (reports / "results.json").read_text("utf-8")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "sk-a…(108 chars)" in results  # the failure still says what was lost
+    assert_nowhere(key, result.stdout, result.stderr, results)
