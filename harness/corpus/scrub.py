@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -269,22 +270,43 @@ def known_spans(text: str, secret: str) -> list[tuple[int, int]]:
     """Where ``secret``, or a piece of it of ``MIN_EXTRA_SECRET`` characters or
     more, occurs in ``text`` (JSON-escaped too), as (start, end) in ``text``."""
     size = MIN_EXTRA_SECRET
-    if len(secret) < size:
+    pieces = _pieces(secret)
+    if not pieces or len(text) < size:
         return []
+    spans: list[tuple[int, int]] = []
+    for at, end in _piece_spans(text, pieces):
+        spans.append((at, end))
+    for view in decoded_views(text):
+        for at, end in _piece_spans(view.text, pieces):
+            spans.append((view.original(at), view.original(end)))
+    return [(start, end) for _kind, start, end in merge_spans([("", *s) for s in spans])]
+
+
+@lru_cache(maxsize=16)
+def _pieces(secret: str) -> frozenset[str]:
+    """Every piece of ``secret`` of ``MIN_EXTRA_SECRET`` characters that does
+    not lie wholly in its public prefix."""
+    size = MIN_EXTRA_SECRET
+    if len(secret) < size:
+        return frozenset()
     public = _PUBLIC_PREFIX.match(secret)
     first = max(0, (public.end() if public else 0) - size + 1)
-    pieces = {secret[at : at + size] for at in range(first, len(secret) - size + 1)}
-    spans: list[tuple[int, int]] = []
-    views: list[tuple[str, Any]] = [(text, None)]
-    views.extend((view.text, view) for view in decoded_views(text))
-    for view_text, view in views:
-        for piece in pieces:
-            at = view_text.find(piece)
-            while at != -1:
-                end = at + size
-                spans.append((at, end) if view is None else (view.original(at), view.original(end)))
-                at = view_text.find(piece, at + 1)
-    return [(start, end) for _kind, start, end in merge_spans([("", *s) for s in spans])]
+    return frozenset(secret[at : at + size] for at in range(first, len(secret) - size + 1))
+
+
+def _piece_spans(text: str, pieces: frozenset[str]) -> Iterator[tuple[int, int]]:
+    size = MIN_EXTRA_SECRET
+    windows = len(text) - size + 1
+    if windows <= 4 * len(pieces):  # short text: look at each window once
+        for at in range(max(windows, 0)):
+            if text[at : at + size] in pieces:
+                yield at, at + size
+        return
+    for piece in pieces:  # long text: one fast substring search per piece
+        at = text.find(piece)
+        while at != -1:
+            yield at, at + size
+            at = text.find(piece, at + 1)
 
 
 def _replacement(kind: str) -> str:

@@ -70,6 +70,9 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "API key query parameter": ("=",),
     "URL credentials": ("://",),
 }
+_ANY_NEEDLE = re.compile(
+    "|".join(re.escape(needle) for needles in _NEEDLES.values() for needle in needles)
+)
 
 # A query-parameter value is a secret whatever it looks like; the others must
 # look like a random token (a digit among letters), so placeholders such as
@@ -155,6 +158,8 @@ def is_secret_name(name: str, query: bool = False) -> bool:
 
 def find_key_like(text: str) -> Iterator[tuple[str, str, int]]:
     """(kind, secret, offset) for every key-like string in ``text``, in text order."""
+    if not _ANY_NEEDLE.search(text):
+        return  # most strings: one search in C decides
     found: list[tuple[str, str, int]] = []
     taken: list[tuple[int, int]] = []
     for kind, pattern in _PATTERNS:

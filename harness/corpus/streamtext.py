@@ -21,6 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 PathPart = str | int
+# Fields every event repeats (ids, names of the event and model): no model
+# output streams through them, and joined they are only long repetitions.
+ENVELOPE_FIELDS = frozenset(
+    {"id", "object", "model", "type", "role", "created", "system_fingerprint", "index"}
+)
 
 
 @dataclass
@@ -50,11 +55,15 @@ class JoinedField:
     """One field's pieces across the stream and their text joined."""
 
     pieces: list[Piece] = field(default_factory=list)
-    text: str = ""
+    length: int = 0
 
     def add(self, event: int, path: tuple[PathPart, ...], value: str) -> None:
-        self.pieces.append(Piece(event, path, len(self.text), value))
-        self.text += value
+        self.pieces.append(Piece(event, path, self.length, value))
+        self.length += len(value)
+
+    @property
+    def text(self) -> str:
+        return "".join(piece.value for piece in self.pieces)
 
 
 def read_events(lines: list[str]) -> list[StreamEvent]:
@@ -111,7 +120,8 @@ def _strings(
         if isinstance(index, int) and not isinstance(index, bool):
             key = (*key, ("index", index))
         for name, item in value.items():
-            yield from _strings(item, (*path, name), (*key, name))
+            if name not in ENVELOPE_FIELDS:
+                yield from _strings(item, (*path, name), (*key, name))
     elif isinstance(value, list):
         for position, item in enumerate(value):
             declared = isinstance(item, dict) and isinstance(item.get("index"), int)
