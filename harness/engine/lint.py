@@ -22,6 +22,7 @@ from conformance.registry import PAYLOAD_CHECKS, REPLAY_CHECKS
 from harness.engine.payloads import events_to_wire, parse_payload
 from harness.errors import ToolwireError
 from harness.model import DIALECTS, PayloadKind
+from harness.redaction import redact
 from harness.sse import parse_sse
 
 
@@ -159,7 +160,8 @@ def _judge(payload: PayloadUnderTest, source: str) -> list[LintViolation]:
 
 
 def _violations(found: Sequence[Finding] | None, source: str, level: str) -> list[LintViolation]:
-    return [LintViolation(source, f.code, level, f.message, f.path) for f in found or ()]
+    # Redacted: a message may quote the payload, and a cassette may hold a key.
+    return [LintViolation(source, f.code, level, redact(f.message), f.path) for f in found or ()]
 
 
 def _lint_cassette(

@@ -571,3 +571,25 @@ def test_s8_a_stream_verdict_quoting_a_streamed_key_is_masked_end_to_end(tmp_pat
     assert result.returncode == 1, result.stdout + result.stderr
     assert "sk-a…(108 chars)" in results  # the failure still says what was lost
     assert_nowhere(key, result.stdout, result.stderr, results)
+
+
+def test_s14_lint_never_quotes_a_key_held_in_the_payload(tmp_path: Path) -> None:
+    key = anthropic_key("s14")
+    request = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "tool", "tool_call_id": key, "content": "x"},
+        ],
+    }
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(request), encoding="utf-8")
+    for form in ("text", "json"):
+        result = toolwire("lint", str(path), "--format", form)
+        assert result.returncode == 1
+        assert "pairing.orphan_result" in result.stdout
+        shown = result.stdout
+        if form == "json":
+            shown = json.dumps(json.loads(shown), ensure_ascii=False)
+        assert "sk-a…(108 chars)" in shown
+        assert_nowhere(key, result.stdout, result.stderr)
