@@ -59,8 +59,9 @@ class Endpoint:
 
     @property
     def provider(self) -> str:
-        """The host (and port) answering: what the profile is bound to."""
-        return urlsplit(self.url).netloc
+        """The host (and port) answering: what the profile is bound to
+        (never the ``user:password@`` a URL may carry)."""
+        return urlsplit(self.url).netloc.rpartition("@")[2]
 
     def scrubber(self) -> Scrubber:
         return Scrubber.with_secrets([self.api_key])

@@ -1,4 +1,4 @@
-"""Secrets never leave (docs/hostile-input.md, rows S1-S14).
+"""Secrets never leave (docs/hostile-input.md, rows S1-S15).
 
 Each test hands toolwire a fake key (built at run time in a real key's
 shape, ``tests.hostile.fake_keys``) in one of the ways it used to get
@@ -593,3 +593,26 @@ def test_s14_lint_never_quotes_a_key_held_in_the_payload(tmp_path: Path) -> None
             shown = json.dumps(json.loads(shown), ensure_ascii=False)
         assert "sk-a…(108 chars)" in shown
         assert_nowhere(key, result.stdout, result.stderr)
+
+
+def test_s15_probe_binds_no_url_credentials_and_proxy_logs_are_redacted() -> None:
+    from harness.probe.runner import ProbeOptions, run_probe
+    from harness.proxy.process import ProxyProcess, ProxyStartError
+    from tests.probe.fakes import ScriptedModel, good
+
+    secret = password("s15")
+    options = ProbeOptions(f"http://bob:{secret}@127.0.0.1:9/v1", "m", "openai-chat")
+    profile = run_probe(options, send=ScriptedModel(good)).profile.as_json()
+    assert profile["binding"]["provider"] == "127.0.0.1:9"
+    assert profile["binding"]["endpoint"] == "http://127.0.0.1:9/v1/chat/completions"
+    assert secret not in json.dumps(profile)
+
+    # A --proxy-cmd proxy that logs its key and dies: the error quotes its log's tail.
+    key = anthropic_key("s15")
+    code = f"print('starting'); print('upstream key: ' + {key!r}, flush=True); raise SystemExit(3)"
+    process = ProxyProcess([sys.executable, "-c", code], port=9, ready_timeout=20)
+    with pytest.raises(ProxyStartError) as raised:
+        process.start()
+    process.cleanup()
+    assert "upstream key: sk-a…(108 chars)" in str(raised.value)
+    assert_nowhere(key, str(raised.value))
