@@ -28,6 +28,7 @@ from conformance.context import PayloadUnderTest
 from conformance.fidelity_view import CallRef, call_refs, from_qwen_markup, pair_up, short
 from conformance.findings import Finding, finding
 from harness.model import ANTHROPIC_MESSAGES, ToolCall
+from harness.redaction import redact
 
 
 def arguments_problem(call: ToolCall, dialect: str, streamed: bool = False) -> str | None:
@@ -124,7 +125,7 @@ def first_json_difference(left: Any, right: Any, where: str = "$") -> str:
 
 
 def _json(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False)
+    text = redact(json.dumps(value, ensure_ascii=False))  # before the cut: see fidelity_view.short
     return text if len(text) <= 60 else text[:59] + "…"
 
 

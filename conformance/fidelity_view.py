@@ -20,6 +20,7 @@ from conformance.paths import call_paths, response_block_path, result_paths, tur
 from conformance.semantic import SemMessage, semantic_conversation, semantic_message
 from conformance.timeline import timeline_of
 from harness.model import ANTHROPIC_MESSAGES, QWEN_XML, TextBlock, ToolCall, ToolResult
+from harness.redaction import redact
 
 _SHORT = 60
 
@@ -155,7 +156,9 @@ def visible_pieces(pieces: Sequence[str]) -> list[str]:
 
 
 def short(text: str) -> str:
-    """A string for a one-line message: quoted, long ones cut in the middle."""
+    """A string for a one-line message: quoted, long ones cut in the middle
+    (redacted first: a cut key no longer looks like one)."""
+    text = redact(text)
     if len(text) > _SHORT:
         text = text[: _SHORT // 2 - 1] + "…" + text[-(_SHORT // 2 - 1) :]
     return repr(text)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from harness.redaction import redact
+
 
 def same_json(a: Any, b: Any) -> bool:
     """JSON equality: booleans apart from numbers, 3 == 3.0, deep."""
@@ -49,5 +51,5 @@ def json_type(value: Any) -> str:
 
 
 def preview(value: Any, limit: int = 40) -> str:
-    text = repr(value)
+    text = redact(repr(value))  # before the cut: see fidelity_view.short
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -16,6 +16,7 @@ from importlib.metadata import entry_points
 
 from harness.adapters.base import LoadedAdapter, check_adapter
 from harness.errors import AdapterLoadError
+from harness.redaction import redact
 
 ENTRY_POINT_GROUP = "toolwire.adapters"
 
@@ -63,7 +64,7 @@ def _load_named(name: str) -> LoadedAdapter:
         except (Exception, SystemExit) as error:  # a broken install: say which
             raise AdapterLoadError(
                 f"adapter {name!r}: its entry point {entry_point.value!r} failed to load: "
-                f"{type(error).__name__}: {error}",
+                f"{_describe(error)}",
                 hint="reinstall the package that provides it",
             ) from error
         return check_adapter(_instantiate(target, name), name)
@@ -84,14 +85,14 @@ def _import_target(spec: str) -> object:
         target: object = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         raise AdapterLoadError(
-            f"adapter {spec!r}: cannot import module {module_name!r} ({error})",
+            f"adapter {spec!r}: cannot import module {module_name!r} ({redact(str(error))})",
             hint="check the module name, install its package, or add its folder to PYTHONPATH",
         ) from error
     except (Exception, SystemExit) as error:
         # SystemExit too: a module that exits while imported must not end the
         # run with exit 0, which would read as a pass.
         raise AdapterLoadError(
-            f"adapter {spec!r}: importing {module_name!r} failed: {type(error).__name__}: {error}"
+            f"adapter {spec!r}: importing {module_name!r} failed: {_describe(error)}"
         ) from error
     for part in attribute_path.split("."):
         if not hasattr(target, part):
@@ -114,9 +115,18 @@ def _instantiate(target: object, spec: str) -> object:
             raise  # already one line naming the fix (e.g. "install toolwire[extra]")
         except (Exception, SystemExit) as error:
             raise AdapterLoadError(
-                f"adapter {spec!r}: creating it failed: {type(error).__name__}: {error}"
+                f"adapter {spec!r}: creating it failed: {_describe(error)}"
             ) from error
     return target
+
+
+def _describe(error: BaseException) -> str:
+    """``Type: message``, redacted: an import error may quote a key."""
+    try:
+        text = str(error)
+    except Exception:
+        text = "(its message could not be printed)"
+    return redact(f"{type(error).__name__}: {text}")
 
 
 def _spec_forms() -> str:

@@ -29,7 +29,10 @@ class ToolwireGroup(click.Group):
         try:
             return super().invoke(ctx)
         except ToolwireError as error:
-            click.echo(f"toolwire: error: {error}", err=True)
+            # Redacted: the message may quote what an adapter or upstream said.
+            from harness.redaction import redact
+
+            click.echo(f"toolwire: error: {redact(str(error))}", err=True)
             ctx.exit(getattr(error, "exit_code", EXIT_FINDINGS))
 
 

@@ -84,6 +84,7 @@ def probe(
     """
     import datetime
 
+    from harness.corpus.scrub import Scrubber
     from harness.probe.recording import check_free, save_run
     from harness.probe.runner import ProbeOptions, run_probe
     from harness.probe.schema import validate_profile
@@ -97,7 +98,8 @@ def probe(
         api_key=api_key_from_env(api_key_env, dialect, ProbeCommandError, "probing without a key"),
         timeout=timeout,
     )
-    click.echo(f"toolwire probe: {model} ({dialect}) at {base_url}", err=True)
+    shown = Scrubber().uri(base_url)  # no user:password@ or key parameter on the terminal
+    click.echo(f"toolwire probe: {model} ({dialect}) at {shown}", err=True)
     run = run_probe(options, progress=lambda item: click.echo(f"  step {_line(item)}", err=True))
     document = run.profile.as_json()
     problems = validate_profile(document)

@@ -52,7 +52,6 @@ from harness.corpus.foreign import RawExchange, first_header, read_foreign_casse
 from harness.corpus.lint_gate import lint_case_text, summary
 from harness.corpus.loader import display_path
 from harness.corpus.scrub import Scrubber
-from harness.corpus.secrets import redact
 from harness.corpus.validate import validate_corpus
 from harness.corpus.vocabulary import (
     CASE_SUFFIXES,
@@ -63,6 +62,7 @@ from harness.corpus.vocabulary import (
 )
 from harness.corpus.writer import dump_case, write_case
 from harness.errors import CorpusError
+from harness.redaction import redact
 
 RECORDER = f"toolwire {__version__}"
 _DROPPED_RESPONSE_HEADERS = ("content-encoding", "transfer-encoding")

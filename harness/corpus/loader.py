@@ -18,9 +18,9 @@ import yaml
 from harness.corpus.case import Case
 from harness.corpus.cassette import check_top_level, parse_interactions
 from harness.corpus.metadata import parse_metadata
-from harness.corpus.secrets import redact
 from harness.corpus.vocabulary import CASE_SUFFIXES, closest
 from harness.errors import CorpusError
+from harness.redaction import redact
 
 try:  # libyaml is several times faster; fall back to the pure-Python loader.
     from yaml import CSafeLoader as _Loader

@@ -36,9 +36,10 @@ from harness.corpus.scrub import (
     Scrubber,
     is_secret_header,
 )
-from harness.corpus.secrets import redact
 from harness.errors import ToolwireError
 from harness.model import ANTHROPIC_MESSAGES
+from harness.redaction import redact
+from harness.redirects import open_url
 
 # The environment variable each dialect's key is read from by default (the
 # names the providers' own SDKs read).
@@ -180,7 +181,7 @@ def _headers(options: RecordOptions) -> dict[str, str]:
 def _send(url: str, shown_url: str, body: bytes, headers: dict[str, str], timeout: float) -> int:
     request = urllib.request.Request(url, data=body, headers=headers, method="POST")
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with open_url(request, timeout=timeout) as response:
             response.read()
             status: int = response.status
             return status

@@ -10,19 +10,29 @@ knows through it.
 
 Callers may name extra secrets (the API key a recording used): they are
 replaced wherever they occur, even when they do not look like a key, once
-they are long enough not to collide with ordinary text.
+they are long enough not to collide with ordinary text, and so is any piece
+of them of ``MIN_EXTRA_SECRET`` characters or more (a model that repeats part
+of the key). Escaped forms count too (``sk\\u002dant…``): text is also
+scanned with its JSON escapes decoded.
+
+A stream is scrubbed event by event and then whole: each field it streams
+(text, a tool call's arguments, thinking) is joined across the events and
+scanned again, so a key streamed a few characters per event is replaced too
+(``harness.corpus.streamtext``).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from harness.corpus.secrets import find_key_like
+from harness.corpus.secrets import decoded_views, find_secrets, is_secret_name, merge_spans
+from harness.corpus.streamtext import joined_fields, read_events, replace_span, rewrite_events
 from harness.corpus.vocabulary import FORBIDDEN_HEADERS
 
 PLACEHOLDER = "REDACTED"
@@ -46,6 +56,8 @@ SCRUBBED_HEADERS: frozenset[str] = FORBIDDEN_HEADERS | frozenset(
 
 # Query parameters that carry a credential (Google uses `?key=`, Azure
 # `api-key`); they are removed, as vcrpy's filter_query_parameters does.
+# Any other whose name says key, token, secret or auth goes too
+# (``is_secret_name``), and `code` (Azure Functions).
 SECRET_QUERY_PARAMETERS: frozenset[str] = frozenset(
     {
         "api_key",
@@ -85,8 +97,13 @@ _SECRET_FIELDS: frozenset[str] = frozenset(
 # not carry: OpenAI organisation and project ids.
 _ACCOUNT_IDS = re.compile(r"(?<![A-Za-z0-9_-])(?:org-[A-Za-z0-9]{16,}|proj_[A-Za-z0-9]{16,})")
 # An extra secret shorter than this is only removed from headers: replacing a
-# short value everywhere would corrupt ordinary text.
+# short value everywhere would corrupt ordinary text. Pieces of a longer one
+# this long are removed too.
 MIN_EXTRA_SECRET = 8
+KNOWN_SECRET_KIND = "the recording's API key"
+# The public start of a key (its kind, not a secret): pieces of the key that
+# lie wholly in it are left alone, so that text naming "sk-proj-" survives.
+_PUBLIC_PREFIX = re.compile(r"^(?:Bearer |sk-(?:ant-(?:api|admin)[0-9]*-|proj-|svcacct-|admin-)?)")
 _MAX_PASSES = 5
 
 
@@ -142,13 +159,18 @@ class Scrubber:
         return kept
 
     def uri(self, uri: str) -> str:
-        """Key-like query parameters removed; the rest scrubbed as text."""
+        """Credentials (``user:password@``) and key-like query parameters
+        removed; the rest scrubbed as text."""
         parts = urlsplit(uri)
+        if "@" in parts.netloc:
+            self.log.count("URL credentials")
+            parts = parts._replace(netloc=parts.netloc.rpartition("@")[2])
+            uri = urlunsplit(parts)
         if parts.query:
             pairs = parse_qsl(parts.query, keep_blank_values=True)
             kept = []
             for name, value in pairs:
-                if name.lower() in SECRET_QUERY_PARAMETERS:
+                if is_secret_query_parameter(name):
                     self.log.query_parameters.append(name)
                 else:
                     kept.append((name, value))
@@ -180,15 +202,25 @@ class Scrubber:
         return json.dumps(scrubbed, ensure_ascii=False)
 
     def _stream(self, text: str) -> str:
+        """Each event's JSON, then each streamed field joined across events."""
         lines = text.split("\n")
-        for index, line in enumerate(lines):
-            if not line.startswith("data:"):
+        events = read_events(lines)
+        changed: set[int] = set()
+        for number, event in enumerate(events):
+            if event.value is None:
                 continue
-            payload = line[5:].strip()
-            if payload.startswith(("{", "[")):
-                scrubbed = self._json_text(payload)
-                if scrubbed != payload:
-                    lines[index] = f"data: {scrubbed}"
+            scrubbed = self.json_value(event.value)
+            if scrubbed != event.value:
+                event.value = scrubbed
+                changed.add(number)
+        for joined in joined_fields(events):
+            # From the end, so that the earlier offsets stay valid.
+            for kind, start, end in reversed(self._spans(joined.text)):
+                self.log.count(kind)
+                changed |= replace_span(joined, events, start, end, _replacement(kind))
+        if not changed:
+            return text
+        rewrite_events(lines, events, changed)
         return "\n".join(lines)
 
     def json_value(self, value: Any) -> Any:
@@ -211,30 +243,86 @@ class Scrubber:
     # --- text ----------------------------------------------------------------
 
     def text(self, text: str) -> str:
-        """Every key-like string, account id and known secret replaced."""
-        for secret in self.extra:
-            if len(secret) >= MIN_EXTRA_SECRET and secret in text:
-                self.log.count("the recording's API key", text.count(secret))
-                text = text.replace(secret, PLACEHOLDER)
+        """Every key-like string, account id and known secret (or a long piece
+        of one) replaced, escaped forms included."""
         for _attempt in range(_MAX_PASSES):
-            found = list(find_key_like(text))
+            found = self._spans(text)
             if not found:
                 break
             # Replace from the end so earlier offsets stay valid.
-            for kind, secret, start in sorted(found, key=lambda item: -item[2]):
+            for kind, start, end in reversed(found):
                 self.log.count(kind)
-                # A query parameter is a secret whatever its value, so
-                # `api_key=REDACTED` would still be refused: empty it instead.
-                replacement = "" if kind == QUERY_PARAMETER_KIND else PLACEHOLDER
-                text = text[:start] + replacement + text[start + len(secret) :]
+                text = text[:start] + _replacement(kind) + text[end:]
         text, replaced = _ACCOUNT_IDS.subn(PLACEHOLDER, text)
         if replaced:
             self.log.count("organisation or project id", replaced)
         return text
 
+    def _spans(self, text: str) -> list[tuple[str, int, int]]:
+        spans = find_secrets(text)
+        for secret in self.extra:
+            found = known_spans(text, secret)
+            spans.extend((KNOWN_SECRET_KIND, start, end) for start, end in found)
+        return merge_spans(spans)
+
+
+def known_spans(text: str, secret: str) -> list[tuple[int, int]]:
+    """Where ``secret``, or a piece of it of ``MIN_EXTRA_SECRET`` characters or
+    more, occurs in ``text`` (JSON-escaped too), as (start, end) in ``text``."""
+    size = MIN_EXTRA_SECRET
+    pieces = _pieces(secret)
+    if not pieces or len(text) < size:
+        return []
+    spans: list[tuple[int, int]] = []
+    for at, end in _piece_spans(text, pieces):
+        spans.append((at, end))
+    for view in decoded_views(text):
+        for at, end in _piece_spans(view.text, pieces):
+            spans.append((view.original(at), view.original(end)))
+    return [(start, end) for _kind, start, end in merge_spans([("", *s) for s in spans])]
+
+
+@lru_cache(maxsize=16)
+def _pieces(secret: str) -> frozenset[str]:
+    """Every piece of ``secret`` of ``MIN_EXTRA_SECRET`` characters that does
+    not lie wholly in its public prefix."""
+    size = MIN_EXTRA_SECRET
+    if len(secret) < size:
+        return frozenset()
+    public = _PUBLIC_PREFIX.match(secret)
+    first = max(0, (public.end() if public else 0) - size + 1)
+    return frozenset(secret[at : at + size] for at in range(first, len(secret) - size + 1))
+
+
+def _piece_spans(text: str, pieces: frozenset[str]) -> Iterator[tuple[int, int]]:
+    size = MIN_EXTRA_SECRET
+    windows = len(text) - size + 1
+    if windows <= 4 * len(pieces):  # short text: look at each window once
+        for at in range(max(windows, 0)):
+            if text[at : at + size] in pieces:
+                yield at, at + size
+        return
+    for piece in pieces:  # long text: one fast substring search per piece
+        at = text.find(piece)
+        while at != -1:
+            yield at, at + size
+            at = text.find(piece, at + 1)
+
+
+def _replacement(kind: str) -> str:
+    # A query parameter is a secret whatever its value, so `api_key=REDACTED`
+    # would still be refused: empty it instead.
+    return "" if kind == QUERY_PARAMETER_KIND else PLACEHOLDER
+
 
 def is_secret_header(name: str) -> bool:
-    return name.lower() in SCRUBBED_HEADERS
+    """A credential header: a known one, or one whose name says key, token,
+    secret or auth (``Ocp-Apim-Subscription-Key``, ``x-litellm-api-key``)."""
+    return name.lower() in SCRUBBED_HEADERS or is_secret_name(name)
+
+
+def is_secret_query_parameter(name: str) -> bool:
+    return name.lower() in SECRET_QUERY_PARAMETERS or is_secret_name(name, query=True)
 
 
 def _is_secret_field(key: str) -> bool:

@@ -20,6 +20,7 @@ from harness.adapters.base import Direction
 from harness.engine.explain import finding_diff
 from harness.engine.verdicts import CONVERT, UNSUPPORTED, Located, Outcome, Verdict
 from harness.errors import WireFormatError
+from harness.redaction import redact
 from harness.schemas import validate_payload
 
 # Messages quote code we do not control (exceptions, codec errors on huge
@@ -30,6 +31,9 @@ MAX_FINDINGS_KEPT = 100
 
 
 def shorten_message(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """Redacted (what an adapter says or a payload holds may carry a key),
+    then cut to ``limit``: every message of a verdict goes through here."""
+    text = redact(text)
     if len(text) <= limit:
         return text
     return f"{text[: limit - 40]}… ({len(text) - limit + 40:,} more characters)"
@@ -139,7 +143,7 @@ class VerdictCollector:
             if len(record.findings) >= MAX_FINDINGS_KEPT:
                 record.omitted += 1
                 continue
-            diff = finding_diff(item)
+            diff = redact(finding_diff(item))
             record.findings.append(Located(where, shorten_message(item.message), item.path, diff))
 
     def unreadable_output(

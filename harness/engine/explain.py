@@ -12,6 +12,7 @@ from typing import Any
 from conformance.catalogue import RULES_BY_CODE
 from conformance.findings import Finding
 from harness.engine.verdicts import Verdict
+from harness.redaction import redact
 
 MAX_DIFF_LINES = 12
 MAX_VALUE_CHARS = 80
@@ -19,8 +20,9 @@ MAX_FINDINGS_SHOWN = 5
 
 
 def shorten(value: Any, limit: int = MAX_VALUE_CHARS) -> str:
-    """repr of a value, cut in the middle when long, invisible characters shown."""
-    text = repr(value)
+    """repr of a value, cut in the middle when long, invisible characters shown;
+    redacted before the cut (a key cut in two no longer looks like one)."""
+    text = redact(repr(value))
     if len(text) > limit:
         keep = (limit - 5) // 2
         text = f"{text[:keep]} ... {text[-keep:]}"

@@ -26,6 +26,7 @@ from harness.engine.lint_dialect import DialectChoice
 from harness.engine.payloads import events_to_wire, parse_payload
 from harness.errors import ToolwireError
 from harness.model import DIALECTS, PayloadKind
+from harness.redaction import redact
 from harness.sse import parse_sse
 
 
@@ -198,7 +199,8 @@ def _judge(payload: PayloadUnderTest, source: str) -> list[LintViolation]:
 
 
 def _violations(found: Sequence[Finding] | None, source: str, level: str) -> list[LintViolation]:
-    return [LintViolation(source, f.code, level, f.message, f.path) for f in found or ()]
+    # Redacted: a message may quote the payload, and a cassette may hold a key.
+    return [LintViolation(source, f.code, level, redact(f.message), f.path) for f in found or ()]
 
 
 def _lint_cassette(

@@ -35,6 +35,7 @@ from harness.corpus.vocabulary import CASE_SUFFIXES, NEGATIVE_FEATURE
 from harness.errors import CorpusError, ToolwireError
 from harness.probe.runner import ProbeRun
 from harness.probe.session import Conversation
+from harness.redaction import redact
 
 CASE_FOLDER = "probe"
 # Every conversation a run can file (session.conversation / session.file).
@@ -92,7 +93,7 @@ def save_run(run: ProbeRun, root: Path, today: datetime.date) -> Saved:
         exchanges = [exchange.raw(index) for index, exchange in enumerate(conversation.exchanges)]
         why_not = _not_a_case(conversation, exchanges, secrets)
         if why_not:
-            skipped.append(f"{conversation.slug}: {why_not}")
+            skipped.append(f"{conversation.slug}: {redact(why_not, secrets)}")
             continue
         block: dict[str, Any] = {}
         if conversation.violations:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from harness.corpus.record import RecordError
@@ -27,6 +27,7 @@ from harness.probe.session import Conversation, ProbeSession, Sender
 from harness.probe.steps import STRING_ONLY, basic_format, parallel_calls, schema_adherence
 from harness.probe.streaming import streaming
 from harness.probe.transport import Endpoint, ProbeTimeout, post
+from harness.redaction import redact
 
 Step = Callable[[ProbeSession, Notes], StepResult]
 STEP_FUNCTIONS: tuple[Step, ...] = (
@@ -89,19 +90,38 @@ def run_probe(
             if number == 1:
                 raise
             result = step_result(number, _TIMED_OUT_VALUES[number], "fail", str(error))
+        result = _scrubbed(result, endpoint)
         results.append(result)
         if progress is not None:
             progress(result)
+    served = session.served_model  # the endpoint's words: it may echo the key
     moment = now() if now is not None else datetime.datetime.now(datetime.UTC)
     binding = Binding(
         provider=endpoint.provider,
         model=options.model,
         endpoint=endpoint.scrubber().uri(endpoint.url),
         dialect=options.dialect,
-        served_model=session.served_model,
+        served_model=None if served is None else _clean(served, endpoint),
     )
     profile = build_profile(binding, moment, results)
     return ProbeRun(profile, endpoint, tuple(session.conversations))
+
+
+def _scrubbed(result: StepResult, endpoint: Endpoint) -> StepResult:
+    """The step's evidence with the key, pieces of it and anything key-like
+    removed: reasons and failures quote the endpoint's replies, which may
+    echo the key, and go to the profile and the terminal."""
+    evidence = result.evidence
+    clean = replace(
+        evidence,
+        reason=_clean(evidence.reason, endpoint),
+        failures=tuple(_clean(failure, endpoint) for failure in evidence.failures),
+    )
+    return replace(result, evidence=clean)
+
+
+def _clean(text: str, endpoint: Endpoint) -> str:
+    return redact(endpoint.scrubber().text(text), [endpoint.api_key])
 
 
 def _endpoint(options: ProbeOptions) -> Endpoint:

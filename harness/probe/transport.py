@@ -26,9 +26,10 @@ from harness import __version__
 from harness.corpus.foreign import RawExchange
 from harness.corpus.record import ANTHROPIC_VERSION, endpoint_url
 from harness.corpus.scrub import Scrubber, is_secret_header
-from harness.corpus.secrets import redact
 from harness.errors import ToolwireError
 from harness.model import ANTHROPIC_MESSAGES
+from harness.redaction import redact
+from harness.redirects import open_url
 
 _MESSAGE_LIMIT = 200
 
@@ -58,8 +59,9 @@ class Endpoint:
 
     @property
     def provider(self) -> str:
-        """The host (and port) answering: what the profile is bound to."""
-        return urlsplit(self.url).netloc
+        """The host (and port) answering: what the profile is bound to
+        (never the ``user:password@`` a URL may carry)."""
+        return urlsplit(self.url).netloc.rpartition("@")[2]
 
     def scrubber(self) -> Scrubber:
         return Scrubber.with_secrets([self.api_key])
@@ -125,7 +127,7 @@ def post(endpoint: Endpoint, body: Mapping[str, Any]) -> Exchange:
     request = urllib.request.Request(url, data=data, headers=sent, method="POST")
     shown_url = endpoint.scrubber().uri(url)
     try:
-        with urllib.request.urlopen(request, timeout=endpoint.timeout) as response:
+        with open_url(request, timeout=endpoint.timeout) as response:
             text = response.read().decode("utf-8", "replace")
             return Exchange(
                 url, shown, body, response.status, response.reason or "", _kept(response), text

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO
 
 from harness.errors import ToolwireError
+from harness.redaction import redact
 
 HOST = "127.0.0.1"
 PLACEHOLDERS = ("upstream_url", "upstream_port", "port", "host")
@@ -200,7 +201,7 @@ class ProxyProcess:
         if self._log_path is None or not self._log_path.exists():
             return ""
         text = self._log_path.read_bytes().decode("utf-8", "replace")
-        return "\n".join(text.rstrip().splitlines()[-lines:])
+        return redact("\n".join(text.rstrip().splitlines()[-lines:]))  # a proxy may log its key
 
     def _open_kept_log(self, path: Path) -> IO[bytes]:
         try:

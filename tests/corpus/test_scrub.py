@@ -30,6 +30,7 @@ SAMPLES: dict[str, str] = {
     "AWS access key id": "AKIA" + "Z7Y6X5W4V3U2T1S0",
     "Google API key": "AIza" + "SyD4-Zx8_Wq2Er6Ty0Ui3Op7As1Df5Gh9Jk",
     "API key query parameter": "https://maps.example.com/api?api_key=" + "plain",
+    "URL credentials": "https://" + "alice:" + "pa55-w0rd-Kq7" + "@proxy.example.com/v1",
 }
 
 
@@ -139,6 +140,8 @@ def _cassette_text(exchange: RawExchange, scrubber: Scrubber) -> tuple[str, Any]
 
 
 def _secret_part(kind: str, sample: str) -> str:
+    if kind == "URL credentials":
+        return sample.split("//", 1)[1].split("@", 1)[0]
     return sample.split("=", 1)[1] if kind == "API key query parameter" else sample
 
 
@@ -280,3 +283,62 @@ def test_error_messages_never_quote_a_secret(tmp_path: Path) -> None:
     assert "does not parse as openai-chat" in message
     assert key not in message
     assert local not in message
+
+
+# --- issue 16: pieces of the key, escapes, streams, wider names -------------------------
+
+
+def test_pieces_of_the_known_key_are_replaced_but_not_its_public_prefix() -> None:
+    key = SAMPLES["Anthropic API key"]
+    scrubber = Scrubber.with_secrets([key])
+    text = f"it said {key[20:40]}, then sk-ant-api03- and {key[:9]}."
+    assert scrubber.text(text) == "it said REDACTED, then sk-ant-api03- and sk-ant-ap."
+    escaped = key.replace("-", "\\u002d")
+    assert scrubber.text(f'"{escaped}"') == '"REDACTED"'
+
+
+def test_a_key_streamed_a_few_characters_per_event_is_replaced_in_place() -> None:
+    key = SAMPLES["OpenAI API key"]
+    text = f"key={key}!"
+    events = [
+        {"choices": [{"index": 0, "delta": {"content": text[at : at + 3]}}]}
+        for at in range(0, len(text), 3)
+    ]
+    body = "".join(f"data: {json.dumps(event)}\n\n" for event in events) + "data: [DONE]\n\n"
+    scrubbed = Scrubber().body(body, "text/event-stream")
+    contents = [
+        json.loads(line[6:])["choices"][0]["delta"]["content"]
+        for line in scrubbed.splitlines()
+        if line.startswith("data: {")
+    ]
+    assert len(contents) == len(events)  # every event kept, in place
+    assert "".join(contents) == "key=REDACTED!"
+    assert scrubbed.endswith("data: [DONE]\n\n")
+
+
+def test_an_unchanged_stream_is_kept_byte_for_byte() -> None:
+    body = ': keep-alive\r\ndata: {"a":  1}\r\n\r\nevent: x\r\ndata: [DONE]\r\n\r\n'
+    assert Scrubber().body(body, "text/event-stream") == body
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["Ocp-Apim-Subscription-Key", "x-litellm-api-key", "x-portkey-api-key", "X-Custom-Token"],
+)
+def test_gateway_credential_headers_are_removed(header: str) -> None:
+    scrubber = Scrubber()
+    kept = scrubber.headers({header: ["anything"], "x-ratelimit-remaining-tokens": ["10"]})
+    assert kept == {"x-ratelimit-remaining-tokens": ["10"]}
+    assert scrubber.log.headers == [header.lower()]
+
+
+def test_url_credentials_and_wider_query_parameters_are_removed_from_uris() -> None:
+    scrubber = Scrubber()
+    uri = "https://u:p4ss-w0rd@gw.example.com/x?code=abc&subscription-key=k&api-version=1&sig=s"
+    assert scrubber.uri(uri) == "https://gw.example.com/x?api-version=1"
+    assert "URL credentials" in scrubber.log.summary()
+
+
+def test_json_fields_are_judged_by_value_not_by_a_token_word() -> None:
+    body = json.dumps({"max_tokens": 64, "max_completion_tokens": 9, "token_count": 3})
+    assert Scrubber().body(body, "application/json") == body

@@ -7,7 +7,16 @@ import random
 import pytest
 import yaml
 
-from harness.corpus.secrets import find_key_like, mask, redact, scan_cassette, scan_text
+from harness.corpus.secrets import (
+    decoded_views,
+    find_key_like,
+    find_secrets,
+    is_secret_name,
+    mask,
+    scan_cassette,
+    scan_text,
+)
+from harness.redaction import redact
 from tests.corpus.factory import make_case, mutated
 from tests.support.real_transcripts import load_real_transcripts
 
@@ -158,3 +167,138 @@ def test_scan_tolerates_any_shape() -> None:
 def test_redact() -> None:
     text = f"unknown feature '{OPENAI_KEY}' and {AWS_KEY}"
     assert redact(text) == f"unknown feature '{mask(OPENAI_KEY)}' and AKIA…(20 chars)"
+
+
+# --- issue 16: names, escapes, streams, and the shared redaction ----------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "secret"),
+    [
+        ("Ocp-Apim-Subscription-Key", True),  # Azure API Management
+        ("x-litellm-api-key", True),  # LiteLLM
+        ("x-portkey-api-key", True),  # Portkey
+        ("X-Amz-Security-Token", True),
+        ("Helicone-Auth", True),
+        ("Proxy-Authorization", True),
+        ("X-Client-Secret", True),
+        ("accessToken", True),  # one word ending in token
+        ("access_token", True),
+        ("Set-Cookie", True),
+        # Harmless names: counts of tokens, ids, a body's max_tokens.
+        ("x-ratelimit-remaining-tokens", False),
+        ("anthropic-ratelimit-tokens-reset", False),
+        ("max_tokens", False),
+        ("x-request-id", False),
+        ("monkey", False),
+        ("keyword", False),
+        ("Content-Type", False),
+    ],
+)
+def test_a_credential_is_known_by_a_word_of_its_name(name: str, secret: bool) -> None:
+    assert is_secret_name(name) is secret
+
+
+def test_code_is_a_credential_only_as_a_query_parameter() -> None:
+    assert is_secret_name("code", query=True)
+    assert not is_secret_name("code")
+
+
+def test_wider_query_parameters_and_url_credentials_are_found() -> None:
+    url = "https://bob:" + "hunter2-Xy9" + "@gw.example.com/x?code=abc1&subscription-key=def2&n=1"
+    found = [(kind, url[start:end]) for kind, start, end in find_secrets(url)]
+    assert found == [
+        ("URL credentials", "bob:" + "hunter2-Xy9"),
+        ("API key query parameter", "abc1"),
+        ("API key query parameter", "def2"),
+    ]
+    assert find_secrets("https://example.com/v1?max_tokens=5&api-version=2024") == []
+    assert find_secrets("https://REDACTED@gw.example.com/") == []
+
+
+def test_an_escaped_key_is_found_and_located_in_the_original_text() -> None:
+    for escaped in (
+        ANTHROPIC_KEY.replace("-", "\\u002d"),  # one level: a raw JSON body
+        ANTHROPIC_KEY.replace("-", "\\\\u002d"),  # two: arguments inside a JSON body
+        "".join(f"\\u{ord(char):04x}" for char in OPENAI_KEY),
+    ):
+        text = f'{{"note": "key \\n{escaped}", "n": 1}}'
+        assert list(find_key_like(text)) == []
+        [(kind, start, end)] = find_secrets(text)
+        assert text[start:end] == escaped, kind
+
+
+def test_decoded_views_map_back_through_every_level() -> None:
+    text = "a\\\\u0041b\\nc"  # a \\u0041 b \n c: two levels of escapes
+    first, second = decoded_views(text)
+    assert first.text == "a\\u0041b\nc"
+    assert second.text == "aAb\nc"
+    assert [second.original(i) for i in range(len(second.text) + 1)] == [0, 1, 8, 9, 11, 12]
+
+
+def test_the_validator_finds_a_key_streamed_across_events() -> None:
+    pieces = [ANTHROPIC_KEY[at : at + 5] for at in range(0, len(ANTHROPIC_KEY), 5)]
+    stream = "".join(
+        "data: "
+        + json.dumps(
+            {
+                "type": "content_block_delta",
+                "index": 1,
+                "delta": {"type": "text_delta", "text": piece},
+            }
+        )
+        + "\n\n"
+        for piece in pieces
+    )
+    assert list(find_key_like(stream)) == []
+    document = make_case("streaming/x", "anthropic-messages")
+    document["interactions"][0]["response"]["body"]["string"] = stream
+    text = yaml.safe_dump(document)
+    [finding] = scan_cassette("x.yaml", text, yaml.safe_load(text))
+    assert finding.kind == "Anthropic API key"
+    assert "delta.text joined across events" in finding.location
+    assert ANTHROPIC_KEY not in finding.message
+
+
+def test_streams_of_several_blocks_and_calls_are_joined_per_field() -> None:
+    # Two tool calls streamed interleaved (OpenAI) join per call index.
+    def chunk(index: int, arguments: str) -> str:
+        call = {"index": index, "function": {"arguments": arguments}}
+        return "data: " + json.dumps({"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]})
+
+    body = "\n\n".join([chunk(0, '{"a": '), chunk(1, '{"b": '), chunk(0, "1}"), chunk(1, "2}")])
+    from harness.corpus.streamtext import joined_fields, read_events
+
+    texts = sorted(joined.text for joined in joined_fields(read_events(body.split("\n"))))
+    assert '{"a": 1}' in texts and '{"b": 2}' in texts
+
+
+def test_redact_masks_keys_named_values_and_known_secrets() -> None:
+    azure = "0123456789abcdef" * 2
+    assert redact(f"refused {ANTHROPIC_KEY}") == f"refused {mask(ANTHROPIC_KEY)}"
+    assert (
+        redact(f"Ocp-Apim-Subscription-Key: {azure}") == f"Ocp-Apim-Subscription-Key: {mask(azure)}"
+    )
+    assert redact(f'{{"x-api-key": "{azure}"}}') == f'{{"x-api-key": "{mask(azure)}"}}'
+    assert redact("Authorization: Basic dXNlcjpwYXNz") == "Authorization: Basic dXNl…(12 chars)"
+    # Known secrets and their pieces, whatever their shape.
+    assert redact(f"said {azure[3:20]}", [azure]) == f"said {mask(azure[3:20])}"
+    # Ordinary text stays: missing keys, token counts, signatures quoted in findings.
+    for text in (
+        "$.tool_calls[0]: key 'city' is missing",
+        "missing key: 'messages'",
+        "max_tokens: 4096, x-ratelimit-remaining-tokens: 149984",
+        "signature: EqQBCkgIARABGAIiQ2x",
+        "call_4f7b9c2e1a3d5f6b8c9d0e1f",
+    ):
+        assert redact(text) == text
+
+
+def test_redact_masks_the_credential_values_of_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    azure = "fedcba9876543210" * 2
+    monkeypatch.setenv("TOOLWIRE_TEST_AZURE_API_KEY", azure)
+    monkeypatch.setenv("TOOLWIRE_TEST_PLAIN", "not-a-secret-value")
+    assert redact(f"401 for {azure}") == f"401 for {mask(azure)}"
+    assert redact("not-a-secret-value") == "not-a-secret-value"

@@ -30,6 +30,7 @@ from harness.adapters.cmd.protocol import (
 )
 from harness.errors import AdapterLoadError, ToolwireError
 from harness.model import PayloadKind
+from harness.redaction import redact
 
 CALL_TIMEOUT = 10.0
 HANDSHAKE_TIMEOUT = 10.0
@@ -207,12 +208,13 @@ class CmdAdapter:
         kind = check_message(answer, "adapter", number, full=self.validate)
         if kind == "unsupported":
             self._failures = 0
-            raise UnsupportedConversion(str(answer.get("message") or "(no reason given)"))
+            raise UnsupportedConversion(redact(str(answer.get("message") or "(no reason given)")))
         if kind == "error":
             self._failures = 0
             detail = answer.get("message") or "(no message)"
             error_type = answer.get("error_type")
-            raise AdapterReportedError(f"{error_type}: {detail}" if error_type else str(detail))
+            text = f"{error_type}: {detail}" if error_type else str(detail)
+            raise AdapterReportedError(redact(text))
         if kind != "result" or "payload" not in answer:
             raise ProtocolError(f"message {number} from the adapter ({kind}) carries no payload")
         self._failures = 0

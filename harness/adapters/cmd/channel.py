@@ -18,6 +18,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import IO, Any
 
+from harness.redaction import redact
+
 STDERR_LINES = 20
 EXIT_GRACE = 2.0
 _EOF = object()
@@ -84,7 +86,8 @@ class LineChannel:
         return f"the adapter process {what}" + (f"; its stderr ends: {tail}" if tail else "")
 
     def stderr_tail(self, lines: int = 5) -> str:
-        return " | ".join(list(self._stderr)[-lines:])
+        """The last lines of stderr, redacted: an adapter may print its key."""
+        return redact(" | ".join(list(self._stderr)[-lines:]))
 
     def close(self, farewell: bytes | None = None) -> None:
         process = self._process
