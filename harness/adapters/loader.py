@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.util
 import inspect
 from importlib.metadata import entry_points
+from pathlib import Path
 
 from harness.adapters.base import LoadedAdapter, check_adapter
 from harness.errors import AdapterLoadError
@@ -68,6 +70,9 @@ def _load_named(name: str) -> LoadedAdapter:
                 hint="reinstall the package that provides it",
             ) from error
         return check_adapter(_instantiate(target, name), name)
+    dotted = _dotted_spec_hint(name)
+    if dotted is not None:
+        raise AdapterLoadError(f"unknown adapter {name!r}", hint=dotted)
     known = available_adapter_names()
     close = difflib.get_close_matches(name, known, n=1)
     suggestion = f"did you mean {close[0]!r}? " if close else ""
@@ -77,10 +82,43 @@ def _load_named(name: str) -> LoadedAdapter:
     )
 
 
+def _dotted_spec_hint(name: str) -> str | None:
+    """``package.module.Class`` written for ``package.module:Class``: the
+    spec that imports, when the part before the last dot is a module."""
+    module_name, dot, attribute = name.rpartition(".")
+    if not dot or not module_name or not attribute.isidentifier():
+        return None
+    try:  # finding it imports its parent packages, which may fail in any way
+        found = importlib.util.find_spec(module_name)
+    except (Exception, SystemExit):
+        return None
+    if found is None:
+        return None
+    return f"did you mean {module_name}:{attribute}? (a colon separates module and attribute)"
+
+
+def _file_spec_hint(module_name: str, attribute_path: str) -> str | None:
+    """``path/to/file.py:Class`` names a file; toolwire imports modules."""
+    if not (module_name.endswith(".py") or "/" in module_name or "\\" in module_name):
+        return None
+    path = Path(module_name)
+    dotted = ".".join(path.with_suffix("").parts) if path.suffix == ".py" else None
+    hint = "an adapter spec names an importable module, not a file"
+    if dotted and all(part.isidentifier() for part in dotted.split(".")):
+        hint += (
+            f": write {dotted}:{attribute_path}, run from the folder the path starts in "
+            "or with that folder on PYTHONPATH"
+        )
+    return hint
+
+
 def _import_target(spec: str) -> object:
     module_name, _, attribute_path = spec.partition(":")
     if not module_name or not attribute_path:
         raise AdapterLoadError(f"adapter spec {spec!r} is malformed", hint=_spec_forms())
+    file_hint = _file_spec_hint(module_name, attribute_path)
+    if file_hint is not None:
+        raise AdapterLoadError(f"adapter {spec!r}: {module_name!r} is a file path", hint=file_hint)
     try:
         target: object = importlib.import_module(module_name)
     except ModuleNotFoundError as error:

@@ -93,11 +93,12 @@ def adapter_protocol(
 
 
 def _corpus(path: Path | None) -> Corpus:
-    from harness.corpus.loader import bundled_corpus_root, load_corpus
+    from harness.corpus.loader import bundled_corpus_root, corpus_folder_problem, load_corpus
 
     root = path or bundled_corpus_root()
-    if not root.is_dir():
-        raise ProtocolUsageError(f"corpus folder {root} does not exist")
+    problem = corpus_folder_problem(root)
+    if problem is not None:
+        raise ProtocolUsageError(f"--corpus {root}: {problem[0]}", hint=problem[1])
     return load_corpus(root)
 
 

@@ -16,7 +16,13 @@ import yaml
 
 from harness.cli.options import text_or_json_option
 from harness.corpus.case import Case
-from harness.corpus.loader import Corpus, bundled_corpus_root, display_path, load_corpus
+from harness.corpus.loader import (
+    Corpus,
+    bundled_corpus_root,
+    display_path,
+    is_checkout_corpus,
+    load_corpus,
+)
 from harness.corpus.summary import case_summary
 from harness.corpus.validate import validate_corpus
 from harness.corpus.vocabulary import FEATURES, PROFILES
@@ -26,11 +32,38 @@ from harness.model import DIALECTS
 if TYPE_CHECKING:
     from harness.corpus.coverage import CoverageReport
 
+
+def _corpus_folder(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    from harness.corpus.loader import corpus_folder_problem
+
+    problem = corpus_folder_problem(value) if value is not None else None
+    if problem is not None:
+        raise click.BadParameter(f"{value}: {problem[0]} ({problem[1]})", ctx, param)
+    return value
+
+
+def corpus_to_write(corpus_path: Path | None) -> Path:
+    """The corpus a new case goes to. Without --corpus that is the bundled one,
+    but only in a source checkout: an installed package is replaced by the
+    next upgrade, and the case with it."""
+    if corpus_path is not None:
+        return corpus_path
+    root = bundled_corpus_root()
+    if not is_checkout_corpus(root):
+        raise click.UsageError(
+            f"without --corpus the case would be written into the installed toolwire package "
+            f"({root}), which the next upgrade replaces; pass --corpus FOLDER (your own corpus, "
+            "for example --corpus corpus)"
+        )
+    return root
+
+
 _CORPUS_OPTION = click.option(
     "--corpus",
     "corpus_path",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=None,
+    callback=_corpus_folder,
     help="Corpus folder (default: the corpus bundled with toolwire).",
 )
 
@@ -128,7 +161,7 @@ def add_case(
     from harness.corpus.importer import AddOptions, import_cassette
 
     options = AddOptions(
-        corpus_root=corpus_path or bundled_corpus_root(),
+        corpus_root=corpus_to_write(corpus_path),
         case_id=case_id,
         dialect=dialect,
         profile=profile,

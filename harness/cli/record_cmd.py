@@ -12,9 +12,9 @@ from pathlib import Path
 
 import click
 
+from harness.cli.corpus_cmd import corpus_to_write
 from harness.cli.options import api_key_from_env, timeout_option
 from harness.corpus.importer import AddOptions
-from harness.corpus.loader import bundled_corpus_root
 from harness.corpus.record import DEFAULT_TIMEOUT, RecordOptions, record_case
 from harness.corpus.scrub import is_secret_header
 from harness.corpus.vocabulary import FEATURES, PROFILES
@@ -101,7 +101,7 @@ def record(
         timeout=timeout,
         allow_error_status=allow_error_status,
         add=AddOptions(
-            corpus_root=corpus_path or bundled_corpus_root(),
+            corpus_root=corpus_to_write(corpus_path),
             case_id=case_id,
             profile=profile,
             features=features,

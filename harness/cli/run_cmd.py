@@ -120,7 +120,7 @@ def run(
     from harness.adapters.lifecycle import adapter_session
     from harness.adapters.loader import load_adapter
     from harness.cli.progress import RunProgress, resolve_mode
-    from harness.corpus.loader import bundled_corpus_root, load_corpus
+    from harness.corpus.loader import bundled_corpus_root, corpus_folder_problem, load_corpus
     from harness.engine.adapter_output import stdout_to_stderr
     from harness.engine.baseline import load_baseline
     from harness.engine.lingering import exit_if_threads_linger, running_threads
@@ -129,8 +129,9 @@ def run(
     from harness.engine.session import Selection, run_corpus
 
     root = corpus_path or bundled_corpus_root()
-    if not root.is_dir():
-        raise RunUsageError(f"corpus folder {root} does not exist")
+    problem = corpus_folder_problem(root)
+    if problem is not None:
+        raise RunUsageError(f"--corpus {root}: {problem[0]}", hint=problem[1])
     try:
         corpus = load_corpus(root)
     except CorpusError as error:

@@ -139,7 +139,7 @@ class Interaction:
             ) from None
 
     def _where(self, what: str) -> str:
-        return f"{self.source}: interaction {self.index} {what}"
+        return f"{self.source}: interaction {self.index + 1} {what}"
 
 
 @dataclass(frozen=True)

@@ -232,7 +232,7 @@ def _parsed(
 ) -> tuple[tuple[Turn, ...], Turn | None]:
     """The request's turns and the response's message (None for an error answer)."""
     codec = get_codec(dialect)
-    where = f"{source}: interaction {interaction.index}"
+    where = f"{source}: interaction {interaction.index + 1}"
     try:
         conversation = codec.parse_request(interaction.request_json())
         if not interaction.is_success():

@@ -101,7 +101,7 @@ def exchanges_from_document(
 
 
 def _exchange(item: Any, index: int, source: str) -> RawExchange:
-    where = f"{source}: interaction {index}"
+    where = f"{source}: interaction {index + 1}"
     if not isinstance(item, Mapping):
         raise CorpusError(where, "is not a mapping", "each interaction has request and response")
     request = _mapping(item.get("request"), where, "request")

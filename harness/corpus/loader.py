@@ -58,6 +58,16 @@ def bundled_corpus_root() -> Path:
     return path
 
 
+def is_checkout_corpus(root: Path) -> bool:
+    """Whether ``root`` is the corpus/ folder of a toolwire source checkout
+    (an editable install), where adding a case is editing the project."""
+    project = root.parent / "pyproject.toml"
+    try:
+        return root.name == "corpus" and 'name = "toolwire"' in project.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def read_yaml(text: str, source: str) -> Any:
     """Parse YAML; a syntax error names the file and line (never the file's text)."""
     loader = yaml.SafeLoader if _may_nest_deeper_than(text) else _Loader
@@ -160,10 +170,23 @@ def load_case(path: Path, root: Path) -> Case:
     return case_from_data(read_yaml(text, display_path(path)), path, root)
 
 
+def corpus_folder_problem(root: Path) -> tuple[str, str] | None:
+    """Why ``root`` cannot be a corpus folder, with a hint; None when it can."""
+    if root.is_dir():
+        return None
+    if root.is_file():
+        hint = "--corpus takes the corpus folder that holds the case files"
+        if root.suffix in CASE_SUFFIXES:
+            hint += f"; to judge this case alone, keep the folder and add --select '*/{root.stem}'"
+        return "is a file, not a corpus folder", hint
+    return "does not exist", "pass the folder that holds the case files"
+
+
 def case_files(root: Path) -> list[Path]:
     """Every case file below ``root`` (hidden folders skipped), in path order."""
-    if not root.is_dir():
-        raise CorpusError(display_path(root), "is not a folder", "pass the corpus folder")
+    problem = corpus_folder_problem(root)
+    if problem is not None:
+        raise CorpusError(display_path(root), *problem)
     found: list[Path] = []
     for folder, subfolders, names in os.walk(root):
         subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "__")))

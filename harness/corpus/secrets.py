@@ -298,11 +298,11 @@ def scan_cassette(source: str, text: str, data: Any) -> list[SecretFinding]:
             headers = part.get("headers")
             for name, value in _header_items(headers):
                 if name.lower() in FORBIDDEN_HEADERS or is_secret_name(name):
-                    where = f"interaction {index} {side} header {name!r}"
+                    where = f"interaction {index + 1} {side} header {name!r}"
                     findings.append(SecretFinding(source, where, "forbidden header", mask(value)))
                     header_values.append(value)
             for what, value in _strings_of(side, part):
-                parsed_strings.append((f"interaction {index} {what}", value))
+                parsed_strings.append((f"interaction {index + 1} {what}", value))
 
     seen: set[str] = set()
     for finding, secret in _text_findings(text, source):

@@ -277,7 +277,7 @@ def _parse_interaction(
             interaction.response_json()  # an error body that says it is JSON must be
     except CorpusError as error:
         yield Problem.from_error(error)
-    where = f"interaction {interaction.index}"
+    where = f"interaction {interaction.index + 1}"
     for kind, call in calls:
         try:
             call()

@@ -6,6 +6,7 @@ the verdicts and their order are those of a serial run.
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -15,12 +16,14 @@ from datetime import UTC, datetime
 from harness.adapters.base import LoadedAdapter
 from harness.corpus.case import Case
 from harness.corpus.loader import Corpus
+from harness.corpus.vocabulary import FEATURES
 from harness.engine.baseline import BaselineEntry, apply_baseline
 from harness.engine.gc_threshold import fewer_gc_passes
 from harness.engine.runner import RunOptions, run_case
 from harness.engine.verdicts import CONVERT, OUTCOMES, Verdict
 from harness.engine.workers import WorkerSetup, run_in_workers
 from harness.errors import ToolwireError
+from harness.model import DIALECTS
 
 
 class SelectionError(ToolwireError):
@@ -52,6 +55,7 @@ class Selection:
                     hint="use feature:NAME, dialect:NAME, rule:GLOB or a glob on case ids",
                 )
             else:
+                _check_named_term(term)
                 case_terms.append(term)
         return cls(tuple(case_terms), tuple(rule_globs))
 
@@ -182,3 +186,18 @@ def _broken(cases: Sequence[Case], verdicts: Sequence[Verdict]) -> str | None:
         return None
     first = next(iter(errored.values()))
     return f"the adapter failed on every case ({len(cases)}); first error: {first}"
+
+
+def _check_named_term(term: str) -> None:
+    """``dialect:X`` and ``feature:X`` name a known dialect or feature: a typo
+    would otherwise select nothing, or silently less than meant."""
+    kind, _, value = term.partition(":")
+    names = {"dialect": DIALECTS, "feature": FEATURES}.get(kind)
+    if names is None or value in names:
+        return
+    close = difflib.get_close_matches(value, names, n=1)
+    suggestion = f"did you mean {kind}:{close[0]}? " if close else ""
+    raise SelectionError(
+        f"unknown {kind} {value!r} in --select {term!r}",
+        hint=f"{suggestion}{kind}s: {', '.join(names)}",
+    )

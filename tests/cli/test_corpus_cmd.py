@@ -177,7 +177,7 @@ def test_show_unknown_id_suggests(root: Path) -> None:
 def test_missing_corpus_folder_is_a_usage_error(root: Path) -> None:
     result = run("corpus", "list", "--corpus", "nowhere")
     assert result.exit_code == 2
-    assert "Directory 'nowhere' does not exist" in result.output
+    assert "nowhere: does not exist (pass the folder that holds the case files)" in result.output
 
 
 def test_validate_clean(root: Path) -> None:
@@ -324,7 +324,7 @@ BAD_CORPORA: list[tuple[str, Callable[[Path], None], list[str]]] = [
         "secret in a header",
         _edit(_header),
         [
-            f"{SOURCE}: interaction 0 request header 'X-Api-Key' is a credential header and is "
+            f"{SOURCE}: interaction 1 request header 'X-Api-Key' is a credential header and is "
             f"not allowed (sk-p…({len(OPENAI_KEY)} chars)) "
             "(delete the header; recordings must filter credential headers)"
         ],

@@ -51,7 +51,7 @@ def test_stream_helpers() -> None:
     with pytest.raises(CorpusError) as caught:
         interaction.response_json()
     assert str(caught.value) == (
-        "corpus/x.yaml: interaction 2 response body: is an event stream, not JSON "
+        "corpus/x.yaml: interaction 3 response body: is an event stream, not JSON "
         "(use response_events() for streams)"
     )
 
@@ -65,13 +65,13 @@ def test_invalid_json_names_the_interaction() -> None:
     with pytest.raises(CorpusError) as caught:
         _interaction(request_body='{"messages": [}').request_json()
     assert str(caught.value) == (
-        "corpus/x.yaml: interaction 2 request body: is not valid JSON: Expecting value at line 1 "
+        "corpus/x.yaml: interaction 3 request body: is not valid JSON: Expecting value at line 1 "
         "column 15 (store the body exactly as sent on the wire)"
     )
 
 
 def test_missing_request_body() -> None:
-    with pytest.raises(CorpusError, match="interaction 2 request body: is empty"):
+    with pytest.raises(CorpusError, match="interaction 3 request body: is empty"):
         _interaction(request_body=None).request_json()
 
 

@@ -131,12 +131,12 @@ def test_forbidden_headers_any_case_either_side() -> None:
     findings = scan_cassette("corpus/x.yaml", text, yaml.safe_load(text))
     assert [(f.location, f.kind, f.masked, f.line) for f in findings] == [
         (
-            "interaction 0 request header 'AUTHORIZATION'",
+            "interaction 1 request header 'AUTHORIZATION'",
             "forbidden header",
             f"Bear…({len(ANTHROPIC_KEY) + 7} chars)",
             None,
         ),
-        ("interaction 0 response header 'Set-Cookie'", "forbidden header", "…(11 chars)", None),
+        ("interaction 1 response header 'Set-Cookie'", "forbidden header", "…(11 chars)", None),
     ]
     assert all(ANTHROPIC_KEY not in f.message for f in findings)
 
@@ -154,7 +154,7 @@ def test_secret_hidden_by_yaml_escaping_found_in_parsed_body() -> None:
     )
     findings = scan_cassette("corpus/x.yaml", text, yaml.safe_load(text))
     assert [(f.location, f.kind) for f in findings] == [
-        ("interaction 0 request body", "OpenAI API key")
+        ("interaction 1 request body", "OpenAI API key")
     ]
 
 

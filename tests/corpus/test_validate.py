@@ -177,7 +177,7 @@ def test_secret_in_a_header_is_masked(root: Path, codecs: dict[str, FakeCodec]) 
     write_case_file(root, "leak", document)
     lines = _lines(root)
     assert lines == [
-        "corpus/leak.yaml: interaction 0 request header 'Authorization' is a credential header "
+        "corpus/leak.yaml: interaction 1 request header 'Authorization' is a credential header "
         f"and is not allowed (Bear…({len(OPENAI_KEY) + 7} chars)) "
         "(delete the header; recordings must filter credential headers)"
     ]
@@ -214,7 +214,7 @@ def test_codec_refusal_is_a_problem(root: Path, codecs: dict[str, FakeCodec]) ->
     document["interactions"][0]["request"]["body"] = '{"messages": {}}'
     write_case_file(root, "bad-payload", document)
     assert _lines(root) == [
-        "corpus/bad-payload.yaml: interaction 0: the request does not parse as openai-chat: "
+        "corpus/bad-payload.yaml: interaction 1: the request does not parse as openai-chat: "
         "messages: must be a list (send the conversation as a list)"
     ]
 
@@ -235,7 +235,7 @@ def test_body_that_is_not_json(root: Path, codecs: dict[str, FakeCodec]) -> None
     document["interactions"][0]["response"]["body"]["string"] = "<html>oops</html>"
     write_case_file(root, "not-json", document)
     assert _lines(root) == [
-        "corpus/not-json.yaml: interaction 0 response body: is not valid JSON: Expecting value "
+        "corpus/not-json.yaml: interaction 1 response body: is not valid JSON: Expecting value "
         "at line 1 column 1 (store the body exactly as sent on the wire)"
     ]
 
@@ -245,7 +245,7 @@ def test_codec_crash_is_reported_not_raised(root: Path, codecs: dict[str, FakeCo
     document["interactions"][0]["request"]["body"] = '{"messages": [], "crash": true}'
     write_case_file(root, "crash", document)
     assert _lines(root) == [
-        "corpus/crash.yaml: interaction 0: the openai-chat codec crashed on the request "
+        "corpus/crash.yaml: interaction 1: the openai-chat codec crashed on the request "
         "(KeyError: 'boom') (this is a bug in the codec, not in the case)"
     ]
 
@@ -289,7 +289,7 @@ def test_error_body_checked_only_when_it_says_json(
     broken["interactions"][0]["response"]["body"]["string"] = "{oops"
     write_case_file(root, "broken-error", broken)
     assert _lines(root) == [
-        "corpus/broken-error.yaml: interaction 0 response body: is not valid JSON: Expecting "
+        "corpus/broken-error.yaml: interaction 1 response body: is not valid JSON: Expecting "
         "property name enclosed in double quotes at line 1 column 2 "
         "(store the body exactly as sent on the wire)"
     ]
