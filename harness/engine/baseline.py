@@ -111,8 +111,7 @@ def apply_baseline(
                     verdict,
                     outcome="stale",
                     baseline_reason=entry.reason,
-                    message=f"listed in the baseline (line {entry.line}) but passes now: "
-                    "delete the line",
+                    message=f"delete line {entry.line} of the baseline: it passes now",
                 )
             )
     selected = set(selected_cases)
@@ -126,8 +125,8 @@ def apply_baseline(
                 entry.rule_code,
                 adapter,
                 "stale",
-                message=f"listed in the baseline (line {entry.line}) but the rule no longer "
-                "applies to this case: delete the line",
+                message=f"delete line {entry.line} of the baseline: the rule no longer "
+                "applies to this case",
                 baseline_reason=entry.reason,
             )
         )

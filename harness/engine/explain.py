@@ -77,6 +77,8 @@ def baseline_line(verdict: Verdict) -> str:
 
 def explain(verdict: Verdict) -> str:
     """The five-part explanation of a verdict that is not a pass."""
+    if verdict.outcome == "stale":  # nothing to fix in the converter: only the list
+        return f"STALE {verdict.item_id}\n  Next: {verdict.message}"
     rule = RULES_BY_CODE.get(verdict.rule_code)
     level = f" ({verdict.level} under profile {verdict.profile})" if verdict.level else ""
     lines = [f"{verdict.outcome.upper()} {verdict.item_id}{level}"]

@@ -86,7 +86,8 @@ def test_a_baselined_failure_is_xfail_and_a_stale_entry_fails(tmp_path: Path) ->
     )
     assert healthy.exit_code == 1
     assert healthy.output.count("STALE streaming/parallel-openai::schema.") == 2
-    assert "delete the line" in healthy.output
+    assert "Next: delete line 2 of the baseline: it passes now" in healthy.output
+    assert "fix the converter" not in healthy.output  # nothing to fix but the list
 
 
 def test_a_typo_in_the_baseline_names_the_line_and_the_fix(tmp_path: Path) -> None:
