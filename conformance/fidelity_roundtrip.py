@@ -44,9 +44,7 @@ def check_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
     if before is None or after is None:
         return None
     old_blocks, new_blocks = _opaque_by_role(before), _opaque_by_role(after)
-    parameters = (
-        _parameters(original.conversation) if original.conversation is not None else {}
-    )
+    parameters = _parameters(original.conversation) if original.conversation is not None else {}
     if not (old_blocks or new_blocks or parameters):
         return None  # no block or parameter of the ones judged here: nothing to judge
     found = []

@@ -146,9 +146,8 @@ def _accepted_texts(turn: XmlTurn) -> set[str]:
 
 def check_text_preserved(turn: XmlTurn) -> list[Finding] | None:
     """The text around the calls is kept, and no markup is left in it."""
-    if not (turn.parse.text.strip() or turn.parse.calls or turn.parse.rejected):
-        if not turn.output_text.strip():
-            return None  # no text and no markup on either side: nothing to keep
+    if not (turn.parse.text.strip() or turn.has_markup or turn.output_text.strip()):
+        return None  # no text and no markup on either side: nothing to keep
     found = []
     # A well-formed call the output did not parse, left in the text, is
     # xml.call_not_parsed's to report; judge the text without it, so one
