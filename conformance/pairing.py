@@ -306,11 +306,21 @@ def _has_results(conversation: Conversation) -> bool:
     return bool(timeline_of(conversation).results)
 
 
+def _has_answers(conversation: Conversation) -> bool:
+    """A call answered in its window: the thing that could be answered twice."""
+    timeline = timeline_of(conversation)
+    return any(timeline.answers(turn) for turn in timeline.call_turns)
+
+
 def _has_closed_call(conversation: Conversation) -> bool:
-    """A call that must be answered: one made before the conversation's last turn
-    (calls on the last turn may still be open; the conversion check below judges
-    those when the source answered them)."""
-    return any(not turn.is_last_turn for turn in call_turns(conversation))
+    """A call with an id that must be answered: one made before the conversation's
+    last turn (calls on the last turn may still be open; the conversion check
+    judges those when the source answered them). Calls without an id (Qwen XML)
+    pair by order, which this rule does not judge."""
+    return any(
+        not turn.is_last_turn and any(site.call.id for site in turn.calls)
+        for turn in call_turns(conversation)
+    )
 
 
 def check_id_changed(conversion: ConversionUnderTest) -> list[Finding] | None:
@@ -331,9 +341,14 @@ def check_id_changed(conversion: ConversionUnderTest) -> list[Finding] | None:
     mapping = conversion.id_mapping or {}
     output_calls = [(call.id, path) for call, path in _calls_of(output)]
     found = _changed("call", source_calls, output_calls, mapping)
+    output_ids = any(call_id for call_id, _ in output_calls)
     if isinstance(source, Conversation) and isinstance(output, Conversation):
-        found.extend(_changed("result", _result_refs(source), _result_refs(output), mapping))
-    return found
+        output_results = _result_refs(output)
+        output_ids = output_ids or any(call_id for call_id, _ in output_results)
+        found.extend(_changed("result", _result_refs(source), output_results, mapping))
+    # No id left in the output (calls lost, or their ids emptied: other rules'
+    # findings): there was no id to compare, so no verdict.
+    return found if output_ids else None
 
 
 def _result_refs(conversation: Conversation) -> list[tuple[str | None, str]]:
@@ -381,7 +396,7 @@ PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
     "pairing.call_id_missing": _any_payload(check_call_id_missing),
     "pairing.call_id_duplicate": _any_payload(check_call_id_duplicate, at_least=2),
     "pairing.orphan_result": _conversation_only(check_orphan_result, _has_results),
-    "pairing.duplicate_result": _conversation_only(check_duplicate_result, _has_results),
+    "pairing.duplicate_result": _conversation_only(check_duplicate_result, _has_answers),
     "pairing.unanswered_call": _conversation_only(check_unanswered_call, _has_closed_call),
     "pairing.id_pattern": _any_payload(check_id_pattern),
 }
