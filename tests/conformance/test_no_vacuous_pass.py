@@ -192,3 +192,84 @@ def test_the_replay_check_gives_no_verdict_on_one_exchange() -> None:
     assert {code: check([exchange]) for code, check in REPLAY_CHECKS.items()} == {
         code: None for code in REPLAY_CHECKS
     }
+
+
+# --- some subject, but not what the rule needs: still no verdict ----------------------
+
+ONE_ROUND = [
+    {"role": "user", "content": "Weather in Paris?"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_a",
+                "type": "function",
+                "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_a", "content": "18 C"},
+]
+
+
+def _request(dialect: str, messages: list[dict[str, Any]], profile: str) -> Any:
+    body: dict[str, Any] = {"model": "m", "messages": messages}
+    return parse_payload(dialect, "request", body, profile)
+
+
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        ("ordering.result_order", "one result cannot be out of order"),
+        ("pairing.call_id_duplicate", "one call cannot share its id"),
+        ("ordering.system_placement", "no system prompt to misplace"),
+    ],
+)
+def test_one_call_and_one_result_leave_these_rules_nothing_to_judge(code: str, why: str) -> None:
+    payload = _request("openai-chat", ONE_ROUND, "openai")
+    assert PAYLOAD_CHECKS[code](payload) is None, why
+
+
+def test_results_under_a_merging_profile_cannot_be_misplaced() -> None:
+    messages = [
+        ONE_ROUND[0],
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "toolu_a", "name": "f", "input": {}}],
+        },
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a"}]},
+    ]
+    body = {"model": "m", "max_tokens": 10, "messages": messages}
+    merging = parse_payload("anthropic-messages", "request", body, "anthropic")
+    strict = parse_payload("anthropic-messages", "request", body, "anthropic-strict")
+    check = PAYLOAD_CHECKS["ordering.result_not_adjacent"]
+    assert check(merging) is None  # the API merges the window: nothing to misplace
+    assert check(strict) == []  # judged, and right
+
+
+def _anthropic_round(result: dict[str, Any] | None) -> Any:
+    messages: list[dict[str, Any]] = [
+        ONE_ROUND[0],
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "call_a", "name": "f", "input": {}}],
+        },
+    ]
+    if result is not None:
+        block = {"type": "tool_result", "tool_use_id": "call_a", **result}
+        messages.append({"role": "user", "content": [block]})
+    body = {"model": "m", "max_tokens": 10, "messages": messages}
+    return parse_payload("anthropic-messages", "request", body, "anthropic")
+
+
+def test_the_error_flag_is_judged_only_where_a_result_failed() -> None:
+    check = CONVERSION_CHECKS["fidelity.error_flag"]
+    succeeded = _anthropic_round({"content": "18 C"})
+    assert check(ConversionUnderTest(succeeded, succeeded)) is None
+    failed = _anthropic_round({"content": "no such city", "is_error": True})
+    assert check(ConversionUnderTest(failed, failed)) == []  # judged, and kept
+    assert check(ConversionUnderTest(failed, succeeded)) != []  # judged, and lost
+    # Every result gone from the output: no result to compare, no verdict
+    # (pairing.unanswered_call reports the loss).
+    assert check(ConversionUnderTest(failed, _anthropic_round(None))) is None
