@@ -60,6 +60,34 @@ def test_a_proxy_that_drops_every_result_gets_no_error_flag_verdict_from_it(
         assert any(d.startswith(proxy) for d in unanswered.directions)
 
 
+# Rules whose subject is a tool result: with every result gone, none may judge.
+RESULT_RULES = (
+    "pairing.orphan_result",
+    "pairing.duplicate_result",
+    "ordering.result_not_adjacent",
+    "ordering.result_order",
+    "fidelity.error_flag",
+)
+
+
+def test_no_result_rule_judges_the_output_of_a_proxy_that_dropped_every_result(
+    bundled: Corpus,
+) -> None:
+    proxy = "request openai-chat->openai-chat"
+    judged = [
+        (v.case_id, v.rule_code)
+        for v in run(ResultsVanishProxy(), bundled)
+        if v.rule_code in RESULT_RULES and any(d.startswith(proxy) for d in v.directions)
+    ]
+    assert judged == []
+    # The same rules do judge a faithful proxy's output (the assertion above can fail).
+    faithful = run(ToolContentAsParts(), bundled)
+    for rule in RESULT_RULES:
+        assert any(
+            v.rule_code == rule and any(d.startswith(proxy) for d in v.directions) for v in faithful
+        ), rule
+
+
 def test_results_dropped_from_the_last_turn_are_found_through_the_source(
     bundled: Corpus,
 ) -> None:
