@@ -200,7 +200,12 @@ def check_answers_kept(conversion: ConversionUnderTest) -> list[Finding] | None:
     output, or left open before the output's last turn (the payload check
     reports that one), or lost with its turn (fidelity.arguments), is not
     reported here; with no answered call of the source found in the output
-    there is nothing to judge.
+    there is nothing to judge. Evidence for MUST: OpenAI answers 400 "An
+    assistant message with 'tool_calls' must be followed by tool messages
+    responding to each 'tool_call_id'" (no exception for the last message),
+    Anthropic "Each `tool_use` block must have a corresponding `tool_result`
+    block in the next message"; a plugin that removed tool messages got that
+    400 (https://github.com/langgenius/dify-official-plugins/issues/2352).
     """
     source, output = conversion.source.conversation, conversion.output.conversation
     if source is None or output is None:
