@@ -136,9 +136,10 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "pairing.unanswered_call",
         "MUST",
-        "payload",
+        "payload conversion",
         "Every tool call is answered before the next assistant turn; "
-        "only the last turn of a conversation may leave calls open.",
+        "only the last turn of a conversation may leave calls open, "
+        "and a call the source answered stays answered, on the last turn too.",
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
     ),

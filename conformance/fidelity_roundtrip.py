@@ -43,8 +43,11 @@ def check_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
     before, after = semantic_messages(original), semantic_messages(returned)
     if before is None or after is None:
         return None
-    found = []
     old_blocks, new_blocks = _opaque_by_role(before), _opaque_by_role(after)
+    parameters = _parameters(original.conversation) if original.conversation is not None else {}
+    if not (old_blocks or new_blocks or parameters):
+        return None  # no block or parameter of the ones judged here: nothing to judge
+    found = []
     for role in ("system", "user", "assistant"):
         old, new = old_blocks.get(role, []), new_blocks.get(role, [])
         found.extend(_compare_opaque(role, old, new, returned, roundtrip.via))

@@ -202,6 +202,10 @@ def check_error_flag(
         [r.result.call_id for r in output_results],
         id_mapping,
     )
+    if not any(source_results[i].is_error or output_results[j].is_error for i, j in pairs):
+        # No failed result on either side (or no result left in the output:
+        # pairing.unanswered_call's): no flag was at stake, so no verdict.
+        return None
     found = []
     for i, j in pairs:
         was, now = source_results[i].is_error, output_results[j].is_error

@@ -267,25 +267,62 @@ def check_result_order(conversation: Conversation) -> list[Finding]:
 MergeAwareCheck = Callable[[Conversation, bool], list[Finding]]
 
 
-def _with_results(check: MergeAwareCheck) -> PayloadCheck:
+Exercised = Callable[[Conversation, bool], bool]
+
+
+def _with_results(check: MergeAwareCheck, exercised: Exercised | None = None) -> PayloadCheck:
     """Run on a request that holds results, telling the check whether the
-    target server merges consecutive same-role messages."""
+    target server merges consecutive same-role messages. ``exercised`` says
+    whether the request holds what the rule judges: without it a pass would
+    say nothing (one result cannot be out of order), so there is no verdict."""
 
     def run(payload: PayloadUnderTest) -> list[Finding] | None:
         conversation = payload.conversation
         if conversation is None or not timeline_of(conversation).results:
             return None
-        return check(conversation, payload.profile in MERGING_PROFILES)
+        merges = payload.profile in MERGING_PROFILES
+        found = check(conversation, merges)
+        if found or exercised is None or exercised(conversation, merges):
+            return found
+        return None
 
     return run
 
 
-def _on_requests(check: Callable[[Conversation], list[Finding]]) -> PayloadCheck:
+def _on_requests(
+    check: Callable[[Conversation], list[Finding]],
+    exercised: Callable[[Conversation], bool] | None = None,
+) -> PayloadCheck:
     def run(payload: PayloadUnderTest) -> list[Finding] | None:
         conversation = payload.conversation
-        return None if conversation is None else check(conversation)
+        if conversation is None:
+            return None
+        found = check(conversation)
+        if found or exercised is None or exercised(conversation):
+            return found
+        return None
 
     return run
+
+
+def _answered_turns(conversation: Conversation, at_least: int) -> bool:
+    """Some call turn has ``at_least`` calls answered in its window."""
+    return any(len(answers(conversation, turn)) >= at_least for turn in call_turns(conversation))
+
+
+def _adjacency_judged(conversation: Conversation, merges: bool) -> bool:
+    # A server that merges the window into one message leaves nothing to misplace.
+    if merges and conversation.dialect == ANTHROPIC_MESSAGES:
+        return False
+    return _answered_turns(conversation, 1)
+
+
+def _several_answers(conversation: Conversation, _merges: bool) -> bool:
+    return _answered_turns(conversation, 2)
+
+
+def _has_system_prompt(conversation: Conversation) -> bool:
+    return bool(conversation.system) or any(t.role in SYSTEM_ROLES for t in conversation.turns)
 
 
 def _anthropic(inner: PayloadCheck) -> PayloadCheck:
@@ -300,14 +337,16 @@ def _merge_blind(check: Callable[[Conversation], list[Finding]]) -> MergeAwareCh
 
 
 PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
-    "ordering.result_not_adjacent": _with_results(check_result_not_adjacent),
+    "ordering.result_not_adjacent": _with_results(check_result_not_adjacent, _adjacency_judged),
     "ordering.result_after_text": _anthropic(_with_results(check_result_after_text)),
     "ordering.parallel_results_split": _anthropic(
-        _with_results(_merge_blind(check_parallel_results_split))
+        _with_results(_merge_blind(check_parallel_results_split), _several_answers)
     ),
     "ordering.role_alternation": _anthropic(_on_requests(check_role_alternation)),
-    "ordering.system_placement": _anthropic(_on_requests(check_system_placement)),
-    "ordering.result_order": _with_results(_merge_blind(check_result_order)),
+    "ordering.system_placement": _anthropic(
+        _on_requests(check_system_placement, _has_system_prompt)
+    ),
+    "ordering.result_order": _with_results(_merge_blind(check_result_order), _several_answers),
 }
 
 __all__ = [

@@ -17,6 +17,7 @@ from conformance.context import (
     RoundTripCheck,
     RoundTripUnderTest,
 )
+from conformance.fidelity_view import pair_up
 from conformance.findings import Finding, finding
 from conformance.memo import by_identity
 from conformance.paths import block_path, call_paths, response_block_path, result_paths
@@ -180,6 +181,69 @@ def check_unanswered_call(conversation: Conversation) -> list[Finding]:
     return found
 
 
+def _answered_sites(conversation: Conversation) -> tuple[list[CallSite], set[tuple[int, int]]]:
+    """Every call site of ``conversation``, and those its answer window answers."""
+    timeline = timeline_of(conversation)
+    answered: set[tuple[int, int]] = set()
+    for call_turn in timeline.call_turns:
+        ids = {site.result.call_id for site in timeline.answers(call_turn)}
+        answered.update(_place(site) for site in call_turn.calls if site.call.id in ids)
+    return list(timeline.calls), answered
+
+
+def check_answers_kept(conversion: ConversionUnderTest) -> list[Finding] | None:
+    """A call the source answered stays answered in the output, on the last turn too.
+
+    The payload check cannot tell a call the client has yet to run (a request
+    that ends on the calls) from one whose results a converter dropped from
+    the end of the conversation: only the source can. A call answered in the
+    output, or left open before the output's last turn (the payload check
+    reports that one), or lost with its turn (fidelity.arguments), is not
+    reported here; with no answered call of the source found in the output
+    there is nothing to judge. Evidence for MUST: OpenAI answers 400 "An
+    assistant message with 'tool_calls' must be followed by tool messages
+    responding to each 'tool_call_id'" (no exception for the last message),
+    Anthropic "Each `tool_use` block must have a corresponding `tool_result`
+    block in the next message"; a plugin that removed tool messages got that
+    400 (https://github.com/langgenius/dify-official-plugins/issues/2352).
+    """
+    source, output = conversion.source.conversation, conversion.output.conversation
+    if source is None or output is None:
+        return None
+    source_sites, source_answered = _answered_sites(source)
+    if not source_answered:
+        return None
+    output_sites, output_answered = _answered_sites(output)
+    pairs = pair_up(
+        [site.call.id for site in source_sites],
+        [site.call.id for site in output_sites],
+        conversion.id_mapping,
+    )
+    last = len(output.turns) - 1
+    judged = False
+    found = []
+    for i, j in pairs:
+        if _place(source_sites[i]) not in source_answered:
+            continue
+        judged = True
+        site = output_sites[j]
+        if _place(site) in output_answered or site.turn_index != last:
+            continue
+        path = block_path(output, site.turn_index, site.block_index)
+        found.append(
+            finding(
+                "pairing.unanswered_call",
+                f"the call {site.call.id!r} ({site.call.name}) at {path} was answered in the "
+                f"source ({block_path(source, *_place(source_sites[i]))}), but the output ends "
+                "on it with no result: its result was dropped",
+                path,
+                expected="a tool result",
+                actual=None,
+            )
+        )
+    return found if judged else None
+
+
 def check_id_pattern(payload: Conversation | Response) -> list[Finding]:
     found = []
     dialect = payload.dialect
@@ -213,29 +277,55 @@ def check_id_pattern(payload: Conversation | Response) -> list[Finding]:
 
 def _conversation_only(
     check: Callable[[Conversation], list[Finding]],
+    exercised: Callable[[Conversation], bool],
 ) -> PayloadCheck:
+    """Run ``check`` on a request; no verdict when it holds none of what the
+    rule judges (``exercised``), unless the check finds something anyway."""
+
     def run(payload: PayloadUnderTest) -> list[Finding] | None:
         conversation = payload.conversation
-        if conversation is None or not _has_tool_traffic(conversation):
+        if conversation is None:
             return None
-        return check(conversation)
+        found = check(conversation)
+        return found if found or exercised(conversation) else None
 
     return run
 
 
-def _any_payload(check: Callable[[Conversation | Response], list[Finding]]) -> PayloadCheck:
+def _any_payload(
+    check: Callable[[Conversation | Response], list[Finding]], at_least: int = 1
+) -> PayloadCheck:
+    """Run ``check`` on a payload with ``at_least`` calls: two calls at least
+    before an id can be shared."""
+
     def run(payload: PayloadUnderTest) -> list[Finding] | None:
         target = payload.conversation or payload.response
-        if target is None or not _calls_of(target):
+        if target is None or len(_calls_of(target)) < at_least:
             return None
         return check(target)
 
     return run
 
 
-def _has_tool_traffic(conversation: Conversation) -> bool:
+def _has_results(conversation: Conversation) -> bool:
+    return bool(timeline_of(conversation).results)
+
+
+def _has_answers(conversation: Conversation) -> bool:
+    """A call answered in its window: the thing that could be answered twice."""
     timeline = timeline_of(conversation)
-    return bool(timeline.calls or timeline.results)
+    return any(timeline.answers(turn) for turn in timeline.call_turns)
+
+
+def _has_closed_call(conversation: Conversation) -> bool:
+    """A call with an id that must be answered: one made before the conversation's
+    last turn (calls on the last turn may still be open; the conversion check
+    judges those when the source answered them). Calls without an id (Qwen XML)
+    pair by order, which this rule does not judge."""
+    return any(
+        not turn.is_last_turn and any(site.call.id for site in turn.calls)
+        for turn in call_turns(conversation)
+    )
 
 
 def check_id_changed(conversion: ConversionUnderTest) -> list[Finding] | None:
@@ -256,9 +346,14 @@ def check_id_changed(conversion: ConversionUnderTest) -> list[Finding] | None:
     mapping = conversion.id_mapping or {}
     output_calls = [(call.id, path) for call, path in _calls_of(output)]
     found = _changed("call", source_calls, output_calls, mapping)
+    output_ids = any(call_id for call_id, _ in output_calls)
     if isinstance(source, Conversation) and isinstance(output, Conversation):
-        found.extend(_changed("result", _result_refs(source), _result_refs(output), mapping))
-    return found
+        output_results = _result_refs(output)
+        output_ids = output_ids or any(call_id for call_id, _ in output_results)
+        found.extend(_changed("result", _result_refs(source), output_results, mapping))
+    # No id left in the output (calls lost, or their ids emptied: other rules'
+    # findings): there was no id to compare, so no verdict.
+    return found if output_ids else None
 
 
 def _result_refs(conversation: Conversation) -> list[tuple[str | None, str]]:
@@ -304,13 +399,16 @@ def _changed(
 
 PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
     "pairing.call_id_missing": _any_payload(check_call_id_missing),
-    "pairing.call_id_duplicate": _any_payload(check_call_id_duplicate),
-    "pairing.orphan_result": _conversation_only(check_orphan_result),
-    "pairing.duplicate_result": _conversation_only(check_duplicate_result),
-    "pairing.unanswered_call": _conversation_only(check_unanswered_call),
+    "pairing.call_id_duplicate": _any_payload(check_call_id_duplicate, at_least=2),
+    "pairing.orphan_result": _conversation_only(check_orphan_result, _has_results),
+    "pairing.duplicate_result": _conversation_only(check_duplicate_result, _has_answers),
+    "pairing.unanswered_call": _conversation_only(check_unanswered_call, _has_closed_call),
     "pairing.id_pattern": _any_payload(check_id_pattern),
 }
-CONVERSION_CHECKS: dict[str, ConversionCheck] = {"pairing.id_changed": check_id_changed}
+CONVERSION_CHECKS: dict[str, ConversionCheck] = {
+    "pairing.id_changed": check_id_changed,
+    "pairing.unanswered_call": check_answers_kept,
+}
 
 
 def check_id_changed_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:

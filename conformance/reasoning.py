@@ -181,8 +181,10 @@ def check_altered(
     if not pairs:
         return None
     found = []
+    judged = False  # reasoning the output left out is not compared here
     for source_view, output_view in pairs:
         expected, actual = source_view.thinking_text(), output_view.thinking_text()
+        judged = judged or (actual is not None and expected is not None)
         if actual is None or expected is None or actual == expected:
             continue
         signed = any(t.block.signature for t in output_view.thinking)
@@ -199,7 +201,7 @@ def check_altered(
                 actual=actual,
             )
         )
-    return found
+    return found if judged else None
 
 
 def _signed_items(view: AssistantView) -> list[tuple[str, str, str]]:
@@ -226,10 +228,12 @@ def check_signature_lost(
     if not pairs:
         return None
     found = []
+    judged = False
     for source_view, output_view in pairs:
         kept = {value for _, value, _ in _signed_items(output_view)}
         if not source_view.open_loop and not output_view.thinking:
             continue  # thinking of an earlier turn may be omitted whole
+        judged = True
         for kind, value, path in _signed_items(source_view):
             if value in kept:
                 continue
@@ -243,7 +247,7 @@ def check_signature_lost(
                     actual=sorted(kept) or None,
                 )
             )
-    return found
+    return found if judged else None
 
 
 def _short(value: str) -> str:

@@ -335,20 +335,41 @@ def _stream_only(check: Callable[[StreamTranscript], list[Finding]]) -> PayloadC
     return run
 
 
-def _stream_with_calls(check: Callable[[StreamTranscript], list[Finding]]) -> PayloadCheck:
+def _stream_with_calls(
+    check: Callable[[StreamTranscript], list[Finding]],
+    exercised: Callable[[StreamTranscript], bool] | None = None,
+) -> PayloadCheck:
+    """Run ``check`` on a stream; no verdict when it streamed nothing the rule
+    judges (by default: no tool call), unless the check finds something anyway."""
+
     def run(payload: PayloadUnderTest) -> list[Finding] | None:
         stream = payload.stream
         if stream is None:
             return None
-        if not _calls(stream) and not check(stream):
-            return None  # no tool call streamed: nothing to judge
-        return check(stream)
+        found = check(stream)
+        if found or (exercised or _has_calls)(stream):
+            return found
+        return None  # nothing to judge
 
     return run
 
 
+def _has_calls(stream: StreamTranscript) -> bool:
+    return bool(_calls(stream))
+
+
+def _shares_indices(stream: StreamTranscript) -> bool:
+    """Two items streamed by index, which could collide: two tool calls in
+    openai-chat, two content blocks in anthropic-messages."""
+    if not stream.response.choices:
+        return False
+    if stream.dialect == ANTHROPIC_MESSAGES:
+        return len(stream.response.message.blocks) >= 2
+    return len(_calls(stream)) >= 2
+
+
 PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
-    "stream.index_collision": _stream_with_calls(check_index_collision),
+    "stream.index_collision": _stream_with_calls(check_index_collision, _shares_indices),
     "stream.event_order": _stream_only(check_event_order),
     "stream.partial_json": _stream_with_calls(check_partial_json),
 }

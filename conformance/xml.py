@@ -116,8 +116,8 @@ def check_parameter_type(turn: XmlTurn) -> list[Finding] | None:
         )
         if want is not None and match is not None
     ]
-    if not pairs:
-        return None
+    if not any(want or got.call.arguments for want, got, _ in pairs):
+        return None  # no parameter written or received: no value to type
     found = []
     for want, got, call in pairs:
         for problem in _argument_differences(want, got):
@@ -144,8 +144,10 @@ def _accepted_texts(turn: XmlTurn) -> set[str]:
     return {normalised(turn.parse.text), normalised("".join(before))}
 
 
-def check_text_preserved(turn: XmlTurn) -> list[Finding]:
+def check_text_preserved(turn: XmlTurn) -> list[Finding] | None:
     """The text around the calls is kept, and no markup is left in it."""
+    if not (turn.parse.text.strip() or turn.has_markup or turn.output_text.strip()):
+        return None  # no text and no markup on either side: nothing to keep
     found = []
     # A well-formed call the output did not parse, left in the text, is
     # xml.call_not_parsed's to report; judge the text without it, so one

@@ -7,10 +7,37 @@ from pathlib import Path
 
 import click
 
+from conformance.catalogue import RULE_CODES
 from harness.engine.explain import explain
 from harness.engine.session import RunResult
+from harness.reports.summary import exercised_line, rule_totals
 
 MAX_EXPLAINED = 20
+
+
+def _exercised(result: RunResult, verbose: bool) -> str:
+    """Cases each rule exercised: a compact table, three rules a line (one a line
+    with -v, with the outcomes); the rules with nothing to judge are named."""
+    rows = rule_totals(((v.rule_code, v.outcome) for v in result.verdicts), RULE_CODES)
+    lines = [f"cases exercised per rule ({exercised_line(rows)}):"]
+    if verbose:
+        lines += [
+            f"  {rule:<34} {row['exercised']:>5} exercised  {row['pass']:>5} pass"
+            f"  {row['fail']:>3} fail  {row['warn']:>3} warn"
+            for rule, row in rows.items()
+        ]
+        return "\n".join(lines)
+    cells = [f"{rule} {row['exercised']}{_problems(row)}" for rule, row in rows.items()]
+    cells = [cell for cell, row in zip(cells, rows.values(), strict=True) if row["exercised"]]
+    width = max((len(c) for c in cells), default=0) + 2
+    for start in range(0, len(cells), 3):
+        lines.append("  " + "".join(c.ljust(width) for c in cells[start : start + 3]).rstrip())
+    return "\n".join(lines)
+
+
+def _problems(row: dict[str, int]) -> str:
+    parts = [f"{row[o]} {o}" for o in ("fail", "warn") if row[o]]
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 def print_run_summary(
@@ -35,6 +62,7 @@ def print_run_summary(
         )
     totals = result.totals
     click.echo("")
+    click.echo(_exercised(result, verbose))
     click.echo("  ".join(f"{count} {outcome}" for outcome, count in totals.items() if count))
     failing_rules = Counter(v.rule_code for v in result.verdicts if v.outcome == "fail")
     if failing_rules:

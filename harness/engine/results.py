@@ -22,6 +22,7 @@ from harness.engine.explain import explain
 from harness.engine.session import RunResult
 from harness.engine.verdicts import OUTCOMES, Verdict
 from harness.errors import CorpusError
+from harness.reports.summary import rule_totals
 
 RESULTS_FORMAT = 1
 
@@ -102,6 +103,9 @@ def results_document(result: RunResult) -> dict[str, Any]:
         "totals": result.totals,
         "totals_by_family": dict(sorted(by_family.items())),
         "totals_by_feature": _totals_by_feature(result.verdicts, features),
+        "totals_by_rule": rule_totals(
+            ((v.rule_code, v.outcome) for v in result.verdicts), RULE_CODES
+        ),
         "case_features": features,
         "verdicts": [verdict_record(v) for v in result.verdicts],
     }

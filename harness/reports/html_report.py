@@ -16,9 +16,12 @@ from html import escape
 from harness.reports.html_style import STYLE
 from harness.reports.summary import (
     OUTCOMES,
+    RULE_COLUMNS,
     Matrix,
     Record,
     adapter_label,
+    document_rule_totals,
+    exercised_line,
     family_of,
     outcome_line,
     problems,
@@ -49,6 +52,7 @@ def render_html(document: Record) -> str:
             _header(document),
             _totals(document["totals"]),
             _matrix(Matrix(document)),
+            _exercised(document),
             _failures(rows),
             "<footer>Rendered from the results JSON by <code>toolwire report --format html"
             "</code>; the JSON is the source of truth.</footer>",
@@ -129,6 +133,25 @@ def _matrix(matrix: Matrix) -> str:
         '<div class="scroll"><table class="matrix">\n'
         f'<thead><tr><th scope="col">family</th>{head}</tr></thead>\n'
         f"<tbody>\n{chr(10).join(rows)}\n</tbody>\n</table></div>\n</section>"
+    )
+
+
+def _exercised(document: Record) -> str:
+    rows = document_rule_totals(document)
+    head = "".join(f'<th scope="col">{escape(c)}</th>' for c in RULE_COLUMNS)
+    body = "\n".join(
+        f'<tr><th scope="row">{escape(rule)}</th>'
+        + "".join(f"<td>{row.get(c, 0)}</td>" for c in RULE_COLUMNS)
+        + "</tr>"
+        for rule, row in rows.items()
+    )
+    return (
+        '<section id="exercised">\n<h2>Cases exercised per rule</h2>\n'
+        f"<p>{escape(exercised_line(rows))}. A rule gives a verdict only on a case that "
+        "holds what it judges, so each pass means exercised and right.</p>\n"
+        '<details><summary>Per rule</summary>\n<div class="scroll"><table class="rules">\n'
+        f'<thead><tr><th scope="col">rule</th>{head}</tr></thead>\n'
+        f"<tbody>\n{body}\n</tbody>\n</table></div>\n</details>\n</section>"
     )
 
 

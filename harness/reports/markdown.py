@@ -18,8 +18,11 @@ from collections.abc import Mapping, Sequence
 from harness.reports.summary import (
     FAILING,
     OUTCOMES,
+    RULE_COLUMNS,
     Record,
     adapter_label,
+    document_rule_totals,
+    exercised_line,
     group_by_rule,
     problems,
     status,
@@ -34,7 +37,9 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~<>#])")
 
 def render_markdown(document: Record, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     """The job summary of a results document, at most ``max_bytes`` UTF-8 bytes."""
-    out = _Budget(max_bytes - _TAIL_RESERVE)
+    # The per-rule counts follow the failures: their room is kept from the start.
+    exercised = _exercised_table(document)
+    out = _Budget(max_bytes - _TAIL_RESERVE - len(exercised.encode("utf-8")))
     out.force(_header(document))
     failures = problems(document, FAILING)
     warnings = problems(document, ("warn",))
@@ -42,6 +47,7 @@ def render_markdown(document: Record, max_bytes: int = DEFAULT_MAX_BYTES) -> str
         out.force(_rule_table(failures + warnings))
     shown = _sections(out, "Failures by rule", failures)
     shown += _sections(out, "Warnings (SHOULD rules) by rule", warnings) if out.open else 0
+    out.force(exercised)
     hidden = len(failures) + len(warnings) - shown
     if hidden:
         out.force(
@@ -131,6 +137,27 @@ def _rule_table(records: Sequence[Record]) -> str:
         lines.append(f"| {code(rule)} | {levels} | {cells} |")
     if len(groups) > MAX_RULE_ROWS:
         lines.append(f"| … {len(groups) - MAX_RULE_ROWS} more rules | | | | | |")
+    return "\n".join(lines) + "\n\n"
+
+
+def _exercised_table(document: Record) -> str:
+    """Per rule: how many cases it exercised and how they came out."""
+    rows = document_rule_totals(document)
+    if not rows:
+        return ""
+    lines = [
+        "### Cases exercised per rule",
+        "",
+        f"{inline(exercised_line(rows))}. A rule gives a verdict only on a case that holds "
+        "what it judges: each pass means exercised and right.",
+        "",
+        "| rule | " + " | ".join(RULE_COLUMNS) + " |",
+        "|---|" + "---:|" * len(RULE_COLUMNS),
+    ]
+    lines += [
+        f"| {code(rule)} | " + " | ".join(str(row.get(c, 0)) for c in RULE_COLUMNS) + " |"
+        for rule, row in rows.items()
+    ]
     return "\n".join(lines) + "\n\n"
 
 

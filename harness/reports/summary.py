@@ -96,6 +96,43 @@ class Matrix:
         return self.row_totals.get(family, Counter())
 
 
+# What each rule's row counts: exercised = every verdict the rule gave (one per
+# case that held what it judges; a rule with nothing to judge gives none).
+RULE_COLUMNS = ("exercised", "pass", "fail", "warn", "xfail", "stale")
+
+
+def rule_totals(
+    pairs: Iterable[tuple[str, str]], codes: Iterable[str] = ()
+) -> dict[str, dict[str, int]]:
+    """rule -> {exercised, pass, fail, warn, xfail, stale} from (rule, outcome)
+    pairs; pseudo-rules (``convert``, ``unsupported``) are not rules. Every code
+    of ``codes`` gets a row, so a rule that judged nothing shows 0."""
+    rows: dict[str, dict[str, int]] = {code: dict.fromkeys(RULE_COLUMNS, 0) for code in codes}
+    for rule, outcome in pairs:
+        if family_of(rule) == ADAPTER_FAMILY or outcome not in RULE_COLUMNS:
+            continue
+        row = rows.setdefault(rule, dict.fromkeys(RULE_COLUMNS, 0))
+        row["exercised"] += 1
+        row[outcome] += 1
+    return dict(sorted(rows.items()))
+
+
+def document_rule_totals(document: Record) -> dict[str, dict[str, int]]:
+    """The document's per-rule counts; computed from its verdicts for a document
+    written before ``totals_by_rule`` existed."""
+    stored = document.get("totals_by_rule")
+    if stored is not None:
+        return dict(stored)
+    return rule_totals((v["rule"], v["outcome"]) for v in document["verdicts"])
+
+
+def exercised_line(rows: Mapping[str, Mapping[str, int]]) -> str:
+    """``37 of 41 rules exercised; none judged: a, b``: the compact form."""
+    idle = [code for code, row in rows.items() if not row["exercised"]]
+    line = f"{len(rows) - len(idle)} of {len(rows)} rules exercised"
+    return f"{line}; no case to judge for {', '.join(idle)}" if idle else line
+
+
 def outcome_line(totals: Mapping[str, int]) -> str:
     """``516 pass  3 fail``: the non-zero outcomes in canonical order."""
     parts = [f"{totals[o]} {o}" for o in OUTCOMES if totals.get(o)]

@@ -102,7 +102,8 @@ def test_a_result_after_the_next_assistant_turn_is_pairings_to_report_not_this_r
             _tool("call_1"),
         ]
     )
-    assert _check("ordering.result_not_adjacent", request) == []
+    # No result inside its call's window: nothing this rule judges, no verdict.
+    assert _check("ordering.result_not_adjacent", request) is None
     assert payload_codes(request) == {"pairing.orphan_result", "pairing.unanswered_call"}
 
 

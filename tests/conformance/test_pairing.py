@@ -218,5 +218,56 @@ def test_reordered_calls_and_results_change_no_id() -> None:
 def test_an_emptied_id_is_reported_as_missing_not_changed() -> None:
     source = _openai([USER, _assistant(_call("a")), _tool("a")])
     output = _openai([USER, _assistant(_call("")), _tool("")])
-    assert CONVERSION_CHECKS["pairing.id_changed"](ConversionUnderTest(source, output)) == []
+    # No id left to compare: no verdict of id_changed, and call_id_missing says why.
+    assert CONVERSION_CHECKS["pairing.id_changed"](ConversionUnderTest(source, output)) is None
     assert _codes(output) == {"pairing.call_id_missing": ["messages[1].tool_calls[0]"]}
+
+
+# --- a call the source answered stays answered, on the last turn too ------------
+
+KEPT = CONVERSION_CHECKS["pairing.unanswered_call"]
+ANTHROPIC_SOURCE = [
+    USER,
+    {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "toolu_a", "name": "get_weather", "input": {}}],
+    },
+    {
+        "role": "user",
+        "content": [{"type": "tool_result", "tool_use_id": "toolu_a", "content": "ok"}],
+    },
+]
+
+
+def test_results_dropped_from_the_last_turn_are_found_through_the_source() -> None:
+    source = _openai([USER, _assistant(_call("a")), _tool("a")])
+    dropped = _openai([USER, _assistant(_call("a"))])
+    # On its own, the output is a request that ends on a call the client has yet to run...
+    assert PAYLOAD_CHECKS["pairing.unanswered_call"](dropped) is None
+    # ...but the source had answered it.
+    (found,) = KEPT(ConversionUnderTest(source, dropped)) or []
+    assert found.path == "messages[1].tool_calls[0]"
+    assert "answered in the source" in found.message
+    across = _anthropic(ANTHROPIC_SOURCE[:2])
+    assert [f.code for f in KEPT(ConversionUnderTest(source, across)) or []] == [
+        "pairing.unanswered_call"
+    ]
+
+
+def test_a_kept_answer_passes_in_any_form_and_a_lost_call_is_not_judged_here() -> None:
+    source = _openai([USER, _assistant(_call("a")), _tool("a")])
+    assert KEPT(ConversionUnderTest(source, _anthropic(ANTHROPIC_SOURCE))) == []
+    renamed = _openai([USER, _assistant(_call("b")), _tool("b")])
+    assert KEPT(ConversionUnderTest(source, renamed, id_mapping={"a": "b"})) == []
+    # The call itself gone: fidelity.arguments reports the lost call; nothing to judge here.
+    assert KEPT(ConversionUnderTest(source, _openai([USER]))) is None
+    # A source that leaves the call open, or has none: nothing answered to keep.
+    assert KEPT(ConversionUnderTest(_openai([USER, _assistant(_call("a"))]), source)) is None
+    assert KEPT(ConversionUnderTest(_openai([USER]), _openai([USER]))) is None
+
+
+def test_a_result_flattened_into_text_leaves_its_call_unanswered() -> None:
+    flattened = _anthropic(
+        [*ANTHROPIC_SOURCE[:2], {"role": "user", "content": "Result of toolu_a: ok"}]
+    )
+    assert "pairing.unanswered_call" in _codes(flattened)

@@ -500,6 +500,7 @@ def test_one_call_whose_whole_arguments_are_resent_is_partial_json_not_a_collisi
         {"event": None, "data": "[DONE]"},
     ]
     payload = parse_payload("openai-chat", "stream", events, "openai")
-    assert STREAM_CHECKS["stream.index_collision"](payload) == []
+    # One call cannot collide with another: no verdict.
+    assert STREAM_CHECKS["stream.index_collision"](payload) is None
     (partial,) = STREAM_CHECKS["stream.partial_json"](payload) or []
     assert partial.code == "stream.partial_json"

@@ -45,6 +45,9 @@ ALLOWANCES: dict[str, dict[str, str]] = {
     "pairing.id_pattern": {
         "schema.request": "anthropic's schema also refuses an id outside ^[a-zA-Z0-9_-]+$",
     },
+    "pairing.unanswered_call": {
+        "fidelity.text": "results flattened into user text are text the user never said",
+    },
 }
 
 # Second codes that look like false or double verdicts, reported to the rule
