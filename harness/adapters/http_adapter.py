@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,9 +51,12 @@ QUERY_KEYS = (
     "timeout",
     "upstream_port",
     "ready",
+    "header",
     "name",
     "version",
 )
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an RFC 9110 token
+_ENVIRONMENT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 DEFAULT_TIMEOUT = 30.0
 READY_TIMEOUT = 30.0
 EXIT_WAIT = 0.5
@@ -87,6 +91,7 @@ class HttpProxyAdapter:
         except ValueError as error:
             raise AdapterLoadError(f"adapter {spec!r}: bad port ({error})") from None
         options = self._options(parts.query)
+        self.extra_headers = self._extra_headers(parts.query)
         self.front = self._dialect(options, "front", ANTHROPIC_MESSAGES)
         self.back = self._dialect(options, "back", OPENAI_CHAT)
         default_path = (
@@ -213,7 +218,19 @@ class HttpProxyAdapter:
             headers.update({"anthropic-version": "2023-06-01", "x-api-key": DUMMY_KEY})
         else:
             headers["Authorization"] = f"Bearer {DUMMY_KEY}"
+        for name, template in self.extra_headers:  # the user's win over the defaults
+            for same in [key for key in headers if key.lower() == name.lower()]:
+                del headers[same]
+            headers[name] = self._header_value(template)
         return headers
+
+    def _header_value(self, template: str) -> str:
+        replay = self._replay
+        value = template
+        if replay is not None:
+            value = value.replace("{upstream_url}", replay.url)
+            value = value.replace("{upstream_port}", str(replay.port))
+        return _ENVIRONMENT.sub(lambda found: os.environ.get(found.group(1), ""), value)
 
     def _exit_note(self) -> str:
         if self._process is None:
@@ -231,7 +248,8 @@ class HttpProxyAdapter:
     # --- reading the spec --------------------------------------------------------------
 
     def _options(self, query: str) -> dict[str, str]:
-        options = dict(parse_qsl(query, keep_blank_values=True))
+        pairs = parse_qsl(query, keep_blank_values=True)
+        options = {key: value for key, value in pairs if key != "header"}
         for key in options:
             if key not in QUERY_KEYS:
                 raise AdapterLoadError(
@@ -239,6 +257,28 @@ class HttpProxyAdapter:
                     hint=f"options: {', '.join(QUERY_KEYS)}",
                 )
         return options
+
+    def _extra_headers(self, query: str) -> tuple[tuple[str, str], ...]:
+        headers = []
+        for key, value in parse_qsl(query, keep_blank_values=True):
+            if key != "header":
+                continue
+            name, colon, text = value.partition(":")
+            name = name.strip()
+            if not colon or not _HEADER_NAME.match(name):
+                raise AdapterLoadError(
+                    f"adapter {self.spec!r}: header={value!r} is not Name:value",
+                    hint="write header=x-portkey-provider:openai (URL-encode spaces as %20)",
+                )
+            for variable in _ENVIRONMENT.findall(text):
+                if variable not in os.environ:
+                    raise AdapterLoadError(
+                        f"adapter {self.spec!r}: header {name} uses ${{{variable}}}, "
+                        "which is not set",
+                        hint=f"export {variable} before the run",
+                    )
+            headers.append((name, text.strip()))
+        return tuple(headers)
 
     def _dialect(self, options: dict[str, str], key: str, default: str) -> str:
         value = options.get(key, default)

@@ -171,7 +171,12 @@ def _judge_request_leg(
             case, direction, source, record.forwarded[0], expected, options, where, collector
         )
     elif record.failure is None:
-        collector.error(where, "the proxy answered without sending any request upstream")
+        answered = f" HTTP {record.status}" if record.status is not None else ""
+        collector.error(
+            where,
+            f"the proxy answered{answered} without sending any request upstream: "
+            f"{_excerpt(record)}",
+        )
     if record.mismatch is not None:
         collector.error(where, f"the replay upstream could not answer it: {record.mismatch}")
 

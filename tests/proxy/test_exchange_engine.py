@@ -88,7 +88,7 @@ def test_an_answer_without_an_upstream_call_is_an_error() -> None:
 
     found, _ = _run(cached)
     assert by_rule(found)[CONVERT].message == (
-        "the proxy answered without sending any request upstream"
+        "the proxy answered HTTP 200 without sending any request upstream: {}"
     )
 
 
