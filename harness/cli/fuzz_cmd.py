@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from harness.atomic_write import FileWriteError, ensure_writable_folder
 from harness.cli.options import (
     adapter_option,
     parse_profiles,
@@ -17,7 +18,6 @@ from harness.cli.options import (
     text_or_json_option,
     timeout_option,
 )
-from harness.atomic_write import FileWriteError, ensure_writable_folder
 from harness.errors import ToolwireError
 from harness.model import DIALECTS
 

@@ -71,9 +71,7 @@ def report_lines(report: FuzzReport, examples: int) -> list[str]:
     return lines
 
 
-def save_failures(
-    report: FuzzReport, folder: Path, refused: list[str] | None = None
-) -> list[Path]:
+def save_failures(report: FuzzReport, folder: Path, refused: list[str] | None = None) -> list[Path]:
     """Write each failure's minimal exchange as a cassette; return the paths.
 
     A cassette already there with the same text counts as saved; one that

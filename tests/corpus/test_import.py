@@ -12,11 +12,11 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
+from harness.atomic_write import FileWriteError
 from harness.cli.main import cli
 from harness.corpus.importer import AddOptions, import_cassette
 from harness.corpus.loader import load_case
 from harness.corpus.validate import validate_corpus
-from harness.atomic_write import FileWriteError
 from harness.errors import CorpusError
 
 # Built from pieces so that no scanner sees a key-like literal in this file.
