@@ -126,8 +126,10 @@ class CmdAdapter:
         return mapping
 
     def close(self) -> None:
-        with self._lock:
-            channel, self._channel = self._channel, None
+        # Not under the lock: a call stuck waiting for its answer holds it, and
+        # closing (at the end of a run, on Ctrl-C or SIGTERM) must not wait for
+        # that call. The stuck call then sees the process end.
+        channel, self._channel = self._channel, None
         if channel is not None:
             channel.close(farewell=encode({"type": "shutdown"}))
 
