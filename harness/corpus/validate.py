@@ -80,7 +80,9 @@ def validate_corpus(root: Path) -> ValidationReport:
     """Check every case file below ``root`` and the corpus as a whole."""
     problems: list[Problem] = []
     cases: list[Case] = []
-    paths = case_files(root)
+    unreadable: list[CorpusError] = []
+    paths = case_files(root, unreadable)
+    problems.extend(Problem.from_error(error) for error in unreadable)
     for path in paths:
         case = _check_file(path, root, problems)
         if case is not None:

@@ -202,15 +202,34 @@ def _cassette_response(
     if not isinstance(status, int) or not 200 <= status < 300:
         return None  # an error body documents the API's answer to a broken request
     body = (response.get("body") or {}).get("string")
-    if not isinstance(body, str):
-        return None
     headers = {str(k).lower(): v for k, v in (response.get("headers") or {}).items()}
+    if isinstance(body, bytes | bytearray):
+        body = _decoded(body, headers, f"{label} response")
+    if not isinstance(body, str):
+        # Never skipped in silence: a response not linted must not read as clean.
+        raise LintInputError(
+            f"{label} response: body.string is {type(body).__name__}, not text",
+            hint="store the body as text, as `toolwire corpus add` does",
+        )
     content_type = " ".join(map(str, headers.get("content-type", [])))
     if "text/event-stream" in content_type:
         events = events_to_wire(parse_sse(body))
         return _parse(dialect, "stream", events, profile, f"{label} stream", request.tools)
     value = _json_body(body, f"{label} response")
     return _parse(dialect, "response", value, profile, f"{label} response", request.tools)
+
+
+def _decoded(body: bytes | bytearray, headers: Mapping[str, Any], where: str) -> str:
+    """A binary (``!!binary``) body decoded as `toolwire corpus add` decodes it."""
+    from harness.corpus.foreign import response_body_text
+    from harness.corpus.loader import bare_message
+    from harness.errors import CorpusError
+
+    lists = {name: value if isinstance(value, list) else [value] for name, value in headers.items()}
+    try:
+        return response_body_text(bytes(body), lists, where)
+    except CorpusError as error:
+        raise LintInputError(f"{where}: {bare_message(error)}", hint=error.hint) from None
 
 
 def _json_body(body: Any, where: str) -> Any:

@@ -13,6 +13,7 @@ row the adapter is marked broken and every later call says why at once.
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import threading
@@ -273,6 +274,6 @@ def _timeout_from_environment() -> float:
         value = float(text)
     except ValueError:
         value = 0.0
-    if value <= 0:
+    if not math.isfinite(value) or value <= 0:  # nan would be no timeout at all
         raise AdapterLoadError(f"{TIMEOUT_ENV}={text!r} is not a positive number of seconds")
     return value
