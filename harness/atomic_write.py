@@ -45,6 +45,12 @@ class FileExistsRefused(FileWriteError):
 
 def write_error(path: Path, error: OSError) -> FileWriteError:
     """A ``FileWriteError`` for ``error`` (from writing ``path``), one line."""
+    blocker = _file_in_the_way(path)
+    if blocker is not None:
+        return FileWriteError(
+            f"cannot write {path}: {blocker} is a file, not a folder",
+            hint="choose another path, or move that file",
+        )
     reason = error.strerror or type(error).__name__
     return FileWriteError(
         f"cannot write {path}: {reason}",
@@ -99,6 +105,14 @@ def ensure_writable_folder(folder: Path) -> None:
             pass
     except OSError as error:
         raise write_error(folder, error) from None
+
+
+def _file_in_the_way(path: Path) -> Path | None:
+    """The nearest folder above ``path`` that exists as something else."""
+    for parent in path.parents:
+        if parent.exists() or parent.is_symlink():
+            return None if parent.is_dir() else parent
+    return None
 
 
 def _move_into_place(temp: Path, path: Path, overwrite: bool) -> None:
