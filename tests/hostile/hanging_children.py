@@ -4,7 +4,9 @@
 handshakes, then on its first convert writes its pid to MARKER and never
 answers. ``python hanging_children.py proxy PORT MARKER``: a proxy that
 accepts connections on 127.0.0.1:PORT, writes its pid to MARKER when the
-first request arrives, and never answers. Standard library only.
+first request arrives, and never answers. ``python hanging_children.py
+endless-line``: a ``cmd:`` adapter whose answer to a convert is a line that
+never ends (it writes until its stdout is closed). Standard library only.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ def _mark(marker: str) -> None:
     os.replace(temp, marker)  # the test never reads half a pid
 
 
-def adapter(marker: str) -> None:
+def _handshake() -> None:
     directions = [[kind, "openai-chat", "openai-chat"] for kind in ("request", "response")]
     handshake = {
         "type": "handshake",
@@ -34,9 +36,24 @@ def adapter(marker: str) -> None:
     }
     sys.stdout.write(json.dumps(handshake) + "\n")
     sys.stdout.flush()
+
+
+def adapter(marker: str) -> None:
+    _handshake()
     for _line in sys.stdin:
         _mark(marker)
         time.sleep(3600)
+
+
+def endless_line() -> None:
+    _handshake()
+    sys.stdin.readline()
+    piece = b'{"type": "result", "payload": "' + b"x" * (1 << 20)
+    try:
+        while True:
+            sys.stdout.buffer.write(piece)
+    except (BrokenPipeError, OSError):
+        os._exit(0)
 
 
 def proxy(port: int, marker: str) -> None:
@@ -57,5 +74,7 @@ def proxy(port: int, marker: str) -> None:
 if __name__ == "__main__":
     if sys.argv[1] == "adapter":
         adapter(sys.argv[2])
+    elif sys.argv[1] == "endless-line":
+        endless_line()
     else:
         proxy(int(sys.argv[2]), sys.argv[3])

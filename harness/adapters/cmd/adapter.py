@@ -20,7 +20,7 @@ import threading
 from typing import Any
 
 from harness.adapters.base import UnsupportedConversion
-from harness.adapters.cmd.channel import ChannelClosed, ChannelTimeout, LineChannel
+from harness.adapters.cmd.channel import ChannelClosed, ChannelTimeout, LineChannel, LineTooLong
 from harness.adapters.cmd.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -29,6 +29,7 @@ from harness.adapters.cmd.protocol import (
     encode,
     validation_requested,
 )
+from harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 from harness.errors import AdapterLoadError, ToolwireError
 from harness.model import PayloadKind
 
@@ -183,9 +184,18 @@ class CmdAdapter:
             message = {"type": message["type"], "id": self._next_id, **message}
             if self.validate:
                 check_message(message, "toolwire", self._next_id, full=True)
+            data = encode(message)
+            # The output limit applies while reading: an answer line may take
+            # as many bytes as the engine would take characters of output.
+            channel.max_line = max(MAX_OUTPUT_CHARS, INPUT_FACTOR * len(data))
             try:
-                channel.send(encode(message))
+                channel.send(data)
                 line = channel.receive(self.call_timeout)
+            except LineTooLong as error:
+                raise self._drop(
+                    f"the adapter's answer is {error} ({error.limit / 1_000_000:.1f} MB, the "
+                    "limit on an output while it is read); it was not read"
+                ) from None
             except ChannelTimeout:
                 raise self._drop(
                     f"the adapter gave no answer within {self.call_timeout:g} s "
