@@ -1,5 +1,5 @@
 """Adapters that try to decide how the process ends, or leave processes behind
-(docs/hostile-input.md, rows A23-A26). Loaded by spec in `toolwire run`
+(docs/hostile-input.md, rows A23 and A24). Loaded by spec in `toolwire run`
 subprocesses: ``tests.hostile.exiting_adapters:NAME``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Child processes for the shutdown tests (docs/hostile-input.md, rows S1-S4).
+"""Child processes for the shutdown tests (docs/hostile-input.md, rows S1-S3 and A25).
 
 ``python hanging_children.py adapter MARKER``: a ``cmd:`` adapter that
 handshakes, then on its first convert writes its pid to MARKER and never

@@ -1,5 +1,5 @@
 """Inputs that used to pass in silence, or put the blame in the wrong place
-(docs/hostile-input.md, rows V1-V8 and B1-B3).
+(docs/hostile-input.md, rows C14-C18 and V1-V7).
 
 A run that judged nothing, a timeout that is no timeout, cases skipped
 without a word: each is now a one-line usage error (exit 2) or a verdict
