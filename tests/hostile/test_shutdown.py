@@ -1,4 +1,5 @@
-"""Ending toolwire from outside, and how the process ends (docs/hostile-input.md, rows S1-S6, A23, A24).
+"""Ending toolwire from outside, and how the process ends
+(docs/hostile-input.md, rows S1-S6, A23, A24).
 
 Each test starts the real command, waits until the child process it is
 about (a ``cmd:`` adapter, a ``--proxy-cmd`` proxy) has a request in hand,
