@@ -55,6 +55,9 @@ def install_sigterm_handler() -> None:
 def exit_process(status: int) -> NoReturn:
     """Flush the output and end the process with ``status`` now, before any
     ``atexit`` hook (an adapter's among them) can change it."""
+    # The command is over: a late Ctrl-C or SIGTERM must not print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _flush()
     os._exit(status)
 
