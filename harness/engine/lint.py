@@ -107,8 +107,11 @@ def detect_dialect(kind: PayloadKind, value: Any) -> str:
     if kind == "response":
         if isinstance(value, dict) and value.get("type") == "message":
             return "anthropic-messages"
-        replies = [c.get("message", {}) for c in value.get("choices", []) if isinstance(c, dict)]
-        return "deepseek-chat" if any("reasoning_content" in m for m in replies) else "openai-chat"
+        found_choices = value.get("choices") if isinstance(value, dict) else None
+        choices: list[Any] = found_choices if isinstance(found_choices, list) else []
+        replies = [c.get("message") or {} for c in choices if isinstance(c, dict)]
+        reasoning = any(isinstance(m, dict) and "reasoning_content" in m for m in replies)
+        return "deepseek-chat" if reasoning else "openai-chat"
     found = value.get("messages") if isinstance(value, dict) else None
     messages: list[Any] = found if isinstance(found, list) else []
     if "system" in value or any(_has_anthropic_blocks(m) for m in messages):
@@ -167,13 +170,15 @@ def _lint_cassette(
 ) -> list[LintViolation]:
     found = document.get("toolwire")
     meta: Mapping[str, Any] = found if isinstance(found, dict) else {}
-    dialect = dialect or meta.get("dialect")
-    profile = profile or meta.get("profile")
+    dialect = dialect or _meta_choice(meta, "dialect", DIALECTS, source)
+    profile = profile or _meta_choice(meta, "profile", tuple(PROFILES), source)
     violations: list[LintViolation] = []
     exchanges: list[Exchange] = []
-    for index, interaction in enumerate(document["interactions"]):
+    for index, item in enumerate(document["interactions"]):
         label = f"{source}, interaction {index + 1}"
-        request_value = _json_body(interaction.get("request", {}).get("body"), f"{label} request")
+        interaction = _mapping(item, label, "an interaction (request and response)")
+        sent = _mapping(interaction.get("request"), f"{label} request", "a request mapping")
+        request_value = _json_body(sent.get("body"), f"{label} request")
         payload_dialect = dialect or detect_dialect("request", request_value)
         request = _parse(payload_dialect, "request", request_value, profile, f"{label} request")
         violations.extend(_judge(request, f"{label} request"))
@@ -197,12 +202,19 @@ def _cassette_response(
     request: PayloadUnderTest,
     label: str,
 ) -> PayloadUnderTest | None:
-    response = interaction.get("response", {})
-    status = (response.get("status") or {}).get("code", 200)
-    if not isinstance(status, int) or not 200 <= status < 300:
+    where = f"{label} response"
+    response = _mapping(interaction.get("response"), where, "a response mapping")
+    status = _status_code(response.get("status"), where)
+    if not 200 <= status < 300:
         return None  # an error body documents the API's answer to a broken request
-    body = (response.get("body") or {}).get("string")
-    headers = {str(k).lower(): v for k, v in (response.get("headers") or {}).items()}
+    found_headers = response.get("headers")
+    if found_headers is None:
+        found_headers = {}
+    headers_map = _mapping(found_headers, f"{where} headers", "a mapping of name to values")
+    headers = {str(k).lower(): v for k, v in headers_map.items()}
+    body = response.get("body")
+    if isinstance(body, dict):
+        body = body.get("string")
     if isinstance(body, bytes | bytearray):
         body = _decoded(body, headers, f"{label} response")
     if not isinstance(body, str):
@@ -211,12 +223,59 @@ def _cassette_response(
             f"{label} response: body.string is {type(body).__name__}, not text",
             hint="store the body as text, as `toolwire corpus add` does",
         )
-    content_type = " ".join(map(str, headers.get("content-type", [])))
+    found_type = headers.get("content-type") or []
+    content_type = " ".join(map(str, found_type if isinstance(found_type, list) else [found_type]))
     if "text/event-stream" in content_type:
         events = events_to_wire(parse_sse(body))
         return _parse(dialect, "stream", events, profile, f"{label} stream", request.tools)
     value = _json_body(body, f"{label} response")
     return _parse(dialect, "response", value, profile, f"{label} response", request.tools)
+
+
+def _mapping(value: Any, where: str, what: str) -> Mapping[str, Any]:
+    """``value`` when it is a mapping; else one line saying what was expected."""
+    if isinstance(value, dict):
+        return value
+    raise LintInputError(
+        f"{where}: expected {what}, found {_type_of(value)}",
+        hint="a vcrpy cassette: interactions of {request: {body}, response: {status, headers, "
+        "body: {string}}}",
+    )
+
+
+def _status_code(value: Any, where: str) -> int:
+    """The HTTP status of a cassette response (absent: 200)."""
+    code = value.get("code", 200) if isinstance(value, dict) else value
+    if value is None:
+        return 200
+    if isinstance(code, int) and not isinstance(code, bool):
+        return code
+    raise LintInputError(
+        f"{where}: status {value!r} is not an HTTP status"[:300],
+        hint="write status: {code: 200, message: OK}",
+    )
+
+
+def _meta_choice(meta: Mapping[str, Any], key: str, valid: Sequence[str], source: str) -> Any:
+    """``toolwire.dialect`` / ``toolwire.profile`` of a cassette, when one is given."""
+    value = meta.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in valid:
+        # An unknown profile would judge no rule at all: a pass about nothing.
+        raise LintInputError(
+            f"{source}: toolwire.{key} {value!r} is not a {key}",
+            hint=f"use one of: {', '.join(valid)}",
+        )
+    return value
+
+
+def _type_of(value: Any) -> str:
+    """``int 1``, ``str 'OK'``, ``null``: a shape and a glimpse of the value."""
+    if value is None:
+        return "null"
+    shown = repr(value)
+    return f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"
 
 
 def _decoded(body: bytes | bytearray, headers: Mapping[str, Any], where: str) -> str:
