@@ -1,4 +1,4 @@
-"""`report`, `diff` and `adapter-protocol --validate` on files they cannot read
+"""`report`, `diff`, `adapter-protocol --validate` and `run --baseline` on files they cannot read
 (issue 16, item 8, that part): not UTF-8, nested past the recursion limit, an
 integer past Python's 4,300-digit limit. One line each, never a traceback."""
 
@@ -48,3 +48,11 @@ def test_adapter_protocol_validate_refuses_an_unreadable_transcript(
     else:  # a line that cannot be read is an invalid transcript, as any bad line is
         assert result.returncode == 1
         assert f"INVALID: line 1 of the transcript {expected}" in result.stdout
+
+
+def test_a_baseline_that_is_not_utf8_is_a_usage_error(tmp_path: Path) -> None:
+    baseline = tmp_path / "baseline.txt"
+    baseline.write_bytes(b"single-tool/weather-openai::schema.request  # \xff\n")
+    result = toolwire("run", "--select", "single-tool/weather-openai", "--baseline", str(baseline))
+    assert result.returncode == 2
+    assert f"baseline {baseline} is not UTF-8 text" in error_line(result)
