@@ -37,7 +37,10 @@ class WireFormatError(ToolwireError):
 
 
 class CorpusError(ToolwireError):
-    """A corpus case cannot be loaded (bad YAML, wrong version, bad metadata)."""
+    """A corpus case cannot be loaded (bad YAML, wrong version, bad metadata).
+    A usage error (exit 2): the input must be fixed; 1 means a rule failed."""
+
+    exit_code = 2
 
     def __init__(self, source: str, message: str, hint: str | None = None) -> None:
         super().__init__(f"{source}: {message}", hint)

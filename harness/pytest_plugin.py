@@ -214,8 +214,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     report_dir = _setting(config, OPTION_REPORT_DIR)
     if report_dir is None:
         return
-    folder = Path(report_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "results.json").write_text(
-        json.dumps(state.document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    from harness.atomic_write import write_atomic
+
+    write_atomic(
+        Path(report_dir) / "results.json",
+        json.dumps(state.document, indent=2, ensure_ascii=False) + "\n",
     )

@@ -3,7 +3,9 @@
 Follows the WHATWG event-stream format: events are separated by a blank
 line, ``data:`` lines of one event are joined with ``\\n``, a single space
 after the colon is not part of the value, lines starting with ``:`` are
-comments. Rendering then parsing returns the same events.
+comments, and one byte order mark (U+FEFF) before the stream is ignored
+(left in, it would make the first line's field name "\ufeffdata" and drop
+the first event). Rendering then parsing returns the same events.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from harness.model import SSEEvent
+
+_BOM = "\ufeff"
 
 
 def parse_sse(text: str) -> tuple[SSEEvent, ...]:
@@ -20,6 +24,7 @@ def parse_sse(text: str) -> tuple[SSEEvent, ...]:
     event_name: str | None = None
     event_id: str | None = None
     saw_field = False
+    text = text.removeprefix(_BOM)
     for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
         if line == "":
             if data_lines:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from harness.atomic_write import FileWriteError, ensure_writable_folder
 from harness.cli.options import (
     adapter_option,
     parse_profiles,
@@ -92,6 +93,8 @@ def fuzz(
     from harness.adapters.lifecycle import adapter_session
     from harness.adapters.loader import load_adapter
 
+    if save_folder is not None:
+        ensure_writable_folder(save_folder)  # before the run, not after it
     adapter = load_adapter(adapter_spec)
     options = FuzzOptions(
         examples=examples,
@@ -109,14 +112,22 @@ def fuzz(
 
     with adapter_session(adapter):
         report = run_fuzz(adapter, options, on_dialect=announce)
-    saved = save_failures(report, save_folder) if save_folder is not None else []
+    refused: list[str] = []
+    saved: list[Path] = []
+    if save_folder is not None:
+        try:
+            saved = save_failures(report, save_folder, refused)
+        except FileWriteError as error:  # the report still prints; then one error line
+            refused.append(str(error))
     if not text:
         document = report_json(report)
         document["saved"] = [str(path) for path in saved]
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))
-        raise SystemExit(report.exit_code)
-    for line in report_lines(report, examples):
-        click.echo(line)
-    for path in saved:
-        click.echo(f"Saved {path}: keep it with `toolwire corpus add {path}`")
-    raise SystemExit(report.exit_code)
+    else:
+        for line in report_lines(report, examples):
+            click.echo(line)
+        for path in saved:
+            click.echo(f"Saved {path}: keep it with `toolwire corpus add {path}`")
+    for message in refused:
+        click.echo(f"toolwire: error: {message}", err=True)
+    raise SystemExit(FileWriteError.exit_code if refused else report.exit_code)

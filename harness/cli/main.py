@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from harness import __version__
+from harness.cli.process_exit import exit_process, install_sigterm_handler, interrupted_exit
 from harness.errors import ToolwireError
 
 # Exit codes shared by every command (DESIGN.md): 0 clean, 1 findings,
@@ -34,6 +35,10 @@ class ToolwireGroup(click.Group):
 
             click.echo(f"toolwire: error: {redact(str(error))}", err=True)
             ctx.exit(getattr(error, "exit_code", EXIT_FINDINGS))
+        except KeyboardInterrupt as interrupt:  # Ctrl-C, or SIGTERM (main() turns it into one)
+            line, status = interrupted_exit(interrupt)
+            click.echo(line, err=True)
+            ctx.exit(status)
 
 
 @click.group(cls=ToolwireGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -76,7 +81,27 @@ _register_commands()
 
 
 def main(argv: list[str] | None = None) -> None:
-    cli.main(args=argv, prog_name="toolwire")
+    """The ``toolwire`` process: SIGTERM stops it as Ctrl-C does, and the exit
+    status is the command's whatever adapter exit hooks do (process_exit.py)."""
+    install_sigterm_handler()
+    try:
+        cli.main(args=argv, prog_name="toolwire")
+        status = 0
+    except SystemExit as exit:
+        status = _status(exit.code)
+    except KeyboardInterrupt as interrupt:  # outside a command (while parsing options)
+        line, status = interrupted_exit(interrupt)
+        click.echo(line, err=True)
+    exit_process(status)
+
+
+def _status(code: object) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    click.echo(str(code), err=True)  # what sys.exit("message") prints
+    return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

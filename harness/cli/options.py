@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import math
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -81,12 +82,28 @@ def text_or_json_option(help_text: str) -> Callable[[F], F]:
     )
 
 
+# The longest --timeout: a week. Longer (or inf) is no limit at all, and
+# beyond what the thread and socket waits underneath accept.
+MAX_TIMEOUT = 7 * 24 * 3600.0
+
+
+def _finite_timeout(_ctx: click.Context, _param: click.Parameter, value: float) -> float:
+    # FloatRange lets nan through (every comparison with nan is false): a
+    # timeout of nan would be no timeout at all.
+    if not math.isfinite(value) or value > MAX_TIMEOUT:
+        raise click.BadParameter(
+            f"{value!r} is not a number of seconds between 0.01 and {MAX_TIMEOUT:g} (a week)"
+        )
+    return value
+
+
 def timeout_option(help_text: str, default: float = DEFAULT_TIMEOUT) -> Callable[[F], F]:
     return click.option(
         "--timeout",
         type=click.FloatRange(min=0.01),
         default=default,
         show_default=True,
+        callback=_finite_timeout,
         help=help_text,
     )
 

@@ -8,13 +8,12 @@ from an environment variable only and is never printed or written.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from harness.atomic_write import write_atomic
 from harness.cli.options import api_key_from_env, schema_option, timeout_option
 from harness.errors import ToolwireError
 
@@ -130,12 +129,4 @@ def _line(result: StepResult) -> str:
 
 def _write(path: Path, text: str) -> None:
     """Atomically: a reader never sees half a profile."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, path)
-    except OSError as error:
-        Path(temp).unlink(missing_ok=True)
-        raise ProbeCommandError(f"cannot write {path}: {error.strerror}") from None
+    write_atomic(path, text)

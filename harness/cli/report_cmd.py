@@ -6,13 +6,9 @@ from pathlib import Path
 
 import click
 
-from harness.errors import ToolwireError
+from harness.atomic_write import write_atomic
 
 FORMATS = ("junit", "md", "html", "badge")
-
-
-class ReportOutputError(ToolwireError):
-    exit_code = 2
 
 
 @click.command("report")
@@ -43,10 +39,4 @@ def report(results: Path, format_name: str, output: Path | None) -> None:
     if output is None:
         click.echo(text, nl=False)
         return
-    try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise ReportOutputError(
-            f"cannot write {output}: {error.strerror}", hint="choose a writable path with -o"
-        ) from None
+    write_atomic(output, text)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from harness.atomic_write import ensure_writable_folder, write_atomic
 from harness.cli.options import (
     adapter_option,
     parse_profiles,
@@ -128,6 +129,8 @@ def run(
     from harness.engine.runner import RunOptions
     from harness.engine.session import Selection, run_corpus
 
+    if report_dir is not None:
+        ensure_writable_folder(report_dir)  # refused now, not after the whole run
     root = corpus_path or bundled_corpus_root()
     problem = corpus_folder_problem(root)
     if problem is not None:
@@ -163,9 +166,8 @@ def run(
         )
     document = results_document(result)
     if report_dir is not None:
-        report_dir.mkdir(parents=True, exist_ok=True)
-        (report_dir / "results.json").write_text(
-            json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        write_atomic(
+            report_dir / "results.json", json.dumps(document, indent=2, ensure_ascii=False) + "\n"
         )
     if output_format == "json":
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))

@@ -126,11 +126,22 @@ class Interaction:
                 "is not an event stream",
                 "use response_json() for JSON responses",
             )
-        return parse_sse(self.response_body_text)
+        events = parse_sse(self.response_body_text)
+        for number, event in enumerate(events, 1):
+            if _may_hold_non_finite(event.data):
+                try:
+                    json.loads(event.data, parse_constant=_refuse_constant)
+                except _NonFiniteNumber as error:
+                    raise self._non_finite(f"response event {number}", error) from None
+                except ValueError:
+                    pass  # not JSON: the codec judges that
+        return events
 
     def _parse(self, text: str, what: str) -> JsonValue:
         try:
-            return json.loads(text)
+            return json.loads(text, parse_constant=_refuse_constant)
+        except _NonFiniteNumber as error:
+            raise self._non_finite(what, error) from None
         except json.JSONDecodeError as error:
             raise CorpusError(
                 self._where(what),
@@ -138,8 +149,32 @@ class Interaction:
                 "store the body exactly as sent on the wire",
             ) from None
 
+    def _non_finite(self, what: str, error: _NonFiniteNumber) -> CorpusError:
+        # Python's json reads NaN and Infinity; JSON (RFC 8259) has no such
+        # numbers, so no API sent them: the case is wrong, not an adapter.
+        return CorpusError(
+            self._where(what),
+            f"holds {error.constant}, which is not a JSON number",
+            "a recorded body is JSON exactly as sent; remove the value or write it as a string",
+        )
+
     def _where(self, what: str) -> str:
         return f"{self.source}: interaction {self.index + 1} {what}"
+
+
+class _NonFiniteNumber(ValueError):
+    def __init__(self, constant: str) -> None:
+        super().__init__(constant)
+        self.constant = constant
+
+
+def _refuse_constant(constant: str) -> Any:
+    raise _NonFiniteNumber(constant)
+
+
+def _may_hold_non_finite(text: str) -> bool:
+    """A cheap test before a second, strict parse of a stream event."""
+    return "NaN" in text or "Infinity" in text
 
 
 @dataclass(frozen=True)

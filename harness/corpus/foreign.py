@@ -153,6 +153,12 @@ def _request_body(request: Mapping[str, Any], where: str) -> str | None:
     raise CorpusError(where, "request.body must be text", "store the JSON body as a string")
 
 
+def response_body_text(body: Any, headers: dict[str, list[str]], where: str) -> str:
+    """A vcrpy response body as text: bytes (``!!binary``) decompressed per
+    Content-Encoding and decoded as UTF-8, or a CorpusError saying why not."""
+    return _response_body(body, headers, where)
+
+
 def _response_body(body: Any, headers: dict[str, list[str]], where: str) -> str:
     if isinstance(body, Mapping):
         body = body.get("string")

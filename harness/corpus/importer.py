@@ -37,6 +37,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from conformance.profiles import DEFAULT_PROFILE, PROFILES
 from harness import __version__
+from harness.atomic_write import write_atomic
 from harness.corpus.case import Interaction, frozen_headers
 from harness.corpus.detect import (
     count_tool_calls,
@@ -426,9 +427,7 @@ def _check_case_text(text: str, case_id: str, target: str, *, lint: bool) -> Non
     `toolwire corpus validate`, secrets included)."""
     with tempfile.TemporaryDirectory(prefix="toolwire-add-") as folder:
         root = Path(folder)
-        path = root / f"{case_id}.yaml"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_atomic(root / f"{case_id}.yaml", text)
         report = validate_corpus(root, lint=lint)
     if report.ok:
         return

@@ -182,14 +182,48 @@ def corpus_folder_problem(root: Path) -> tuple[str, str] | None:
     return "does not exist", "pass the folder that holds the case files"
 
 
-def case_files(root: Path) -> list[Path]:
-    """Every case file below ``root`` (hidden folders skipped), in path order."""
+def case_files(root: Path, problems: list[CorpusError] | None = None) -> list[Path]:
+    """Every case file below ``root`` (hidden folders skipped), in path order.
+
+    A folder that cannot be read, or a link to a folder (a link can lead out
+    of the corpus or round in a loop), is never skipped in silence: it raises
+    CorpusError, or is added to ``problems`` when that list is given."""
     problem = corpus_folder_problem(root)
     if problem is not None:
         raise CorpusError(display_path(root), *problem)
     found: list[Path] = []
-    for folder, subfolders, names in os.walk(root):
-        subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "__")))
+
+    def refuse(error: CorpusError) -> None:
+        if problems is None:
+            raise error
+        problems.append(error)
+
+    def unreadable(error: OSError) -> None:
+        where = display_path(Path(error.filename)) if error.filename else display_path(root)
+        refuse(
+            CorpusError(
+                where,
+                f"cannot be read: {error.strerror or type(error).__name__}",
+                "make the folder readable, or move it out of the corpus",
+            )
+        )
+
+    for folder, subfolders, names in os.walk(root, onerror=unreadable):
+        kept = []
+        for name in sorted(subfolders):
+            if name.startswith((".", "__")):
+                continue
+            if (Path(folder) / name).is_symlink():
+                refuse(
+                    CorpusError(
+                        display_path(Path(folder) / name),
+                        "is a link to a folder; toolwire does not follow links in a corpus",
+                        "copy the cases into the corpus, or pass the linked folder as --corpus",
+                    )
+                )
+                continue
+            kept.append(name)
+        subfolders[:] = kept
         found.extend(Path(folder) / name for name in names if name.endswith(CASE_SUFFIXES))
     return sorted(found)
 

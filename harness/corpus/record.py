@@ -57,7 +57,10 @@ _MESSAGE_LIMIT = 200
 
 
 class RecordError(ToolwireError):
-    """The exchange could not be recorded (unreachable, refused, error status)."""
+    """The exchange could not be recorded (unreachable, refused, error status):
+    a usage error (exit 2), as the other refusals of `record` are."""
+
+    exit_code = 2
 
 
 @dataclass(frozen=True)

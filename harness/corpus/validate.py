@@ -84,7 +84,9 @@ def validate_corpus(root: Path, *, lint: bool = True) -> ValidationReport:
     (``lint=False`` leaves out the rule verdicts, for a live recording kept as is)."""
     problems: list[Problem] = []
     cases: list[Case] = []
-    paths = case_files(root)
+    unreadable: list[CorpusError] = []
+    paths = case_files(root, unreadable)
+    problems.extend(Problem.from_error(error) for error in unreadable)
     for path in paths:
         case = _check_file(path, root, problems)
         if case is not None:

@@ -11,14 +11,13 @@ loading it back before it is returned.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from harness.atomic_write import FileExistsRefused, write_atomic
 from harness.corpus.case import Case, Expect, Interaction, Provenance
 from harness.corpus.vocabulary import CASSETTE_VERSION, METADATA_FORMAT
 from harness.errors import CorpusError
@@ -106,29 +105,14 @@ def case_metadata(case: Case) -> dict[str, Any]:
 
 
 def write_case(path: Path, text: str, overwrite: bool = False) -> None:
-    """Write ``text`` to ``path`` atomically (temp file in the same folder,
-    then rename). An existing file is kept unless ``overwrite``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temp_name = tempfile.mkstemp(
-        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
-    )
-    temp = Path(temp_name)
+    """Write ``text`` to ``path`` atomically (harness.atomic_write). An
+    existing file is kept unless ``overwrite``."""
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if overwrite:
-            os.replace(temp, path)
-            return
-        try:
-            os.link(temp, path)  # fails if `path` exists: no window for a race
-        except FileExistsError:
-            raise CorpusError(
-                str(path), "already exists", "pass overwrite=True (or --force) to replace it"
-            ) from None
-    finally:
-        temp.unlink(missing_ok=True)
+        write_atomic(path, text, overwrite=overwrite)
+    except FileExistsRefused:
+        raise CorpusError(
+            str(path), "already exists", "pass overwrite=True (or --force) to replace it"
+        ) from None
 
 
 def _bodies(interaction: Interaction, pretty_json: bool) -> tuple[str | None, str]:

@@ -82,6 +82,8 @@ def parse_baseline(
 def load_baseline(path: Path, case_ids: Iterable[str] | None = None) -> list[BaselineEntry]:
     try:
         text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise BaselineError(f"baseline {path} is not UTF-8 text", hint="save it as UTF-8") from None
     except OSError as error:
         raise BaselineError(f"cannot read baseline {path}: {error.strerror or error}") from error
     return parse_baseline(text, str(path), case_ids)

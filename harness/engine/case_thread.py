@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from harness.engine.children import child_pids, end_children_since
 from harness.engine.timeout import (
     CallTimedOut,
     give_back_call_thread,
@@ -119,6 +120,7 @@ def judge_on_own_thread(judge: Callable[[CaseBudget], T], seconds: float) -> T:
     that overruns the case's ``seconds`` raises CallTimedOut in a replay."""
     install_exit_guard()
     budget = CaseBudget(seconds)
+    children_before = child_pids()
     while True:
         worker = take_call_thread()
         worker.submit(lambda budget=budget: judge(budget))  # type: ignore[misc]
@@ -126,6 +128,7 @@ def judge_on_own_thread(judge: Callable[[CaseBudget], T], seconds: float) -> T:
         if isinstance(outcome, _Overrun):
             budget.abandoned = True
             worker.retire()  # it ends when the hung call returns
+            end_children_since(children_before)  # a helper it waits on, say
             replay = tuple(budget.answers[: outcome.index])
             budget = CaseBudget(seconds, replay, overran=True)
             continue

@@ -208,24 +208,15 @@ def _lint_cassette(
 ) -> LintReport:
     found = document.get("toolwire")
     meta: Mapping[str, Any] = found if isinstance(found, dict) else {}
-    said = meta.get("dialect")
-    if said is not None and said not in DIALECTS:
-        raise LintInputError(
-            f"{source}: its toolwire: block names an unknown dialect {said!r}",
-            hint=f"use one of: {', '.join(DIALECTS)}",
-        )
-    profile = profile or meta.get("profile")
+    said = _meta_choice(meta, "dialect", DIALECTS, source)
+    profile = profile or _meta_choice(meta, "profile", tuple(PROFILES), source)
     report = LintReport([], [])
     exchanges: list[Exchange] = []
-    for index, interaction in enumerate(document["interactions"]):
+    for index, item in enumerate(document["interactions"]):
         label = f"{source}, interaction {index + 1}"
-        request_raw = interaction.get("request") if isinstance(interaction, dict) else None
-        if not isinstance(request_raw, dict):
-            raise LintInputError(
-                f"{label}: not a recorded exchange",
-                hint="each interaction of a vcrpy cassette has a request and a response mapping",
-            )
-        request_value = _json_body(request_raw.get("body"), f"{label} request")
+        interaction = _mapping(item, label, "an interaction (request and response)")
+        sent = _mapping(interaction.get("request"), f"{label} request", "a request mapping")
+        request_value = _json_body(sent.get("body"), f"{label} request")
         answer = _recorded_answer(interaction, label)
         if dialect:
             choice = lint_dialect.given(dialect)
@@ -233,7 +224,7 @@ def _lint_cassette(
             choice = lint_dialect.from_metadata(said)
         else:
             kind, value = answer or ("response", None)
-            choice = lint_dialect.from_interaction(request_raw, request_value, kind, value)
+            choice = lint_dialect.from_interaction(sent, request_value, kind, value)
         report.dialects.append((label, choice))
         request = _parse(choice.dialect, "request", request_value, profile, f"{label} request")
         report.violations.extend(_judge(request, f"{label} request"))
@@ -254,25 +245,93 @@ def _lint_cassette(
 
 
 def _recorded_answer(interaction: Mapping[str, Any], label: str) -> tuple[PayloadKind, Any] | None:
-    """The response's kind and wire value; None for an error answer or no body."""
-    response = interaction.get("response") or {}
-    if not isinstance(response, dict):
-        return None
-    status = response.get("status") or {}
-    code = status.get("code", 200) if isinstance(status, dict) else 200
-    if not isinstance(code, int) or not 200 <= code < 300:
+    """The response's kind and wire value; None for an error answer."""
+    where = f"{label} response"
+    response = _mapping(interaction.get("response"), where, "a response mapping")
+    status = _status_code(response.get("status"), where)
+    if not 200 <= status < 300:
         return None  # an error body documents the API's answer to a broken request
-    body = response.get("body") or {}
-    text = body.get("string") if isinstance(body, dict) else None
-    if not isinstance(text, str):
-        return None
-    found = response.get("headers") or {}
-    headers = {str(k).lower(): v for k, v in found.items()} if isinstance(found, dict) else {}
-    types = headers.get("content-type", [])
-    content_type = " ".join(map(str, types if isinstance(types, list) else [types]))
+    found_headers = response.get("headers")
+    if found_headers is None:
+        found_headers = {}
+    headers_map = _mapping(found_headers, f"{where} headers", "a mapping of name to values")
+    headers = {str(k).lower(): v for k, v in headers_map.items()}
+    body = response.get("body")
+    if isinstance(body, dict):
+        body = body.get("string")
+    if isinstance(body, bytes | bytearray):
+        body = _decoded(body, headers, where)
+    if not isinstance(body, str):
+        # Never skipped in silence: a response not linted must not read as clean.
+        raise LintInputError(
+            f"{where}: body.string is {type(body).__name__}, not text",
+            hint="store the body as text, as `toolwire corpus add` does",
+        )
+    text = body
+    found_type = headers.get("content-type") or []
+    content_type = " ".join(map(str, found_type if isinstance(found_type, list) else [found_type]))
     if "text/event-stream" in content_type:
         return "stream", events_to_wire(parse_sse(text))
     return "response", _json_body(text, f"{label} response")
+
+
+def _mapping(value: Any, where: str, what: str) -> Mapping[str, Any]:
+    """``value`` when it is a mapping; else one line saying what was expected."""
+    if isinstance(value, dict):
+        return value
+    raise LintInputError(
+        f"{where}: expected {what}, found {_type_of(value)}",
+        hint="a vcrpy cassette: interactions of {request: {body}, response: {status, headers, "
+        "body: {string}}}",
+    )
+
+
+def _status_code(value: Any, where: str) -> int:
+    """The HTTP status of a cassette response (absent: 200)."""
+    code = value.get("code", 200) if isinstance(value, dict) else value
+    if value is None:
+        return 200
+    if isinstance(code, int) and not isinstance(code, bool):
+        return code
+    raise LintInputError(
+        f"{where}: status {value!r} is not an HTTP status"[:300],
+        hint="write status: {code: 200, message: OK}",
+    )
+
+
+def _meta_choice(meta: Mapping[str, Any], key: str, valid: Sequence[str], source: str) -> Any:
+    """``toolwire.dialect`` / ``toolwire.profile`` of a cassette, when one is given."""
+    value = meta.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in valid:
+        # An unknown profile would judge no rule at all: a pass about nothing.
+        raise LintInputError(
+            f"{source}: toolwire.{key} {value!r} is not a {key}",
+            hint=f"use one of: {', '.join(valid)}",
+        )
+    return value
+
+
+def _type_of(value: Any) -> str:
+    """``int 1``, ``str 'OK'``, ``null``: a shape and a glimpse of the value."""
+    if value is None:
+        return "null"
+    shown = repr(value)
+    return f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"
+
+
+def _decoded(body: bytes | bytearray, headers: Mapping[str, Any], where: str) -> str:
+    """A binary (``!!binary``) body decoded as `toolwire corpus add` decodes it."""
+    from harness.corpus.foreign import response_body_text
+    from harness.corpus.loader import bare_message
+    from harness.errors import CorpusError
+
+    lists = {name: value if isinstance(value, list) else [value] for name, value in headers.items()}
+    try:
+        return response_body_text(bytes(body), lists, where)
+    except CorpusError as error:
+        raise LintInputError(f"{where}: {bare_message(error)}", hint=error.hint) from None
 
 
 def _json_body(body: Any, where: str) -> Any:

@@ -258,7 +258,13 @@ def _twin_payload(
     twin = options.corpus.get(twin_id)
     if twin is None:
         return None
-    for candidate in case_payloads(twin, direction.kind):
+    try:
+        candidates = case_payloads(twin, direction.kind)
+    except (ToolwireError, RecursionError):
+        # The twin's own case reports that it cannot be read; this case is
+        # judged without it (the rules that compare with a twin give no verdict).
+        return None
+    for candidate in candidates:
         if candidate.interaction == source.interaction:
             return candidate.under_test
     return None

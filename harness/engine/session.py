@@ -20,7 +20,7 @@ from harness.corpus.vocabulary import FEATURES
 from harness.engine.baseline import BaselineEntry, apply_baseline
 from harness.engine.gc_threshold import fewer_gc_passes
 from harness.engine.runner import RunOptions, run_case
-from harness.engine.verdicts import CONVERT, OUTCOMES, Verdict
+from harness.engine.verdicts import CONVERT, OUTCOMES, UNSUPPORTED, Verdict
 from harness.engine.workers import WorkerSetup, run_in_workers
 from harness.errors import ToolwireError
 from harness.model import DIALECTS
@@ -57,6 +57,8 @@ class Selection:
             else:
                 _check_named_term(term)
                 case_terms.append(term)
+        for pattern in rule_globs:
+            _check_rule_glob(pattern)
         return cls(tuple(case_terms), tuple(rule_globs))
 
     def selects_case(self, case: Case) -> bool:
@@ -76,6 +78,22 @@ class Selection:
         if not self.rule_globs or code == CONVERT:
             return True
         return any(fnmatch.fnmatchcase(code, pattern) for pattern in self.rule_globs)
+
+
+def _check_rule_glob(pattern: str) -> None:
+    """``rule:GLOB`` must name at least one rule: one that names none would
+    keep no verdict, and a run judging nothing must not read as a pass."""
+    from conformance.catalogue import RULES_BY_CODE
+    from harness.corpus.vocabulary import closest
+
+    if any(fnmatch.fnmatchcase(code, pattern) for code in RULES_BY_CODE):
+        return
+    near = closest(pattern, RULES_BY_CODE, count=3) if pattern else []
+    raise SelectionError(
+        f"rule:{pattern} matches no rule",
+        hint=(f"did you mean: {', '.join(near)}? " if near else "")
+        + "rule codes look like schema.request or pairing.*: see docs/rules/",
+    )
 
 
 @dataclass(frozen=True)
@@ -137,6 +155,7 @@ def run_corpus(
             if on_case is not None:
                 on_case(case, case_verdicts)
     judged = [case for case in cases if not case.is_negative]
+    _check_rules_judged(selection, verdicts)
     verdicts = apply_baseline(verdicts, baseline, (case.id for case in judged))
     return RunResult(
         adapter=adapter,
@@ -148,6 +167,20 @@ def run_corpus(
         broken=_broken(judged, verdicts),
         profiles=dict(options.profiles),
         case_features={case.id: case.features for case in cases},
+    )
+
+
+def _check_rules_judged(selection: Selection, verdicts: Sequence[Verdict]) -> None:
+    """With ``rule:`` terms, a run where no selected rule was judged (and
+    nothing broke) would say PASS about nothing: a usage error instead."""
+    if not selection.rule_globs:
+        return
+    if any(v.rule_code not in (CONVERT, UNSUPPORTED) or v.outcome == "error" for v in verdicts):
+        return
+    terms = ", ".join(f"rule:{pattern}" for pattern in selection.rule_globs)
+    raise SelectionError(
+        f"{terms} judged nothing: no selected case exercises those rules",
+        hint="select cases of the dialects and features the rules apply to",
     )
 
 

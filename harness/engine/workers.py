@@ -297,7 +297,9 @@ def can_fork_safely() -> bool:
 def worker_main(setup: WorkerSetup, connection: Connection, corpus: Corpus | None = None) -> None:
     """The worker process: load, then judge the cases it is sent until told to stop.
     ``corpus`` is the controller's when it was forked, None when it was spawned."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the controller's to handle
+    # Ctrl-C and SIGTERM are the controller's to handle: it stops its workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     send_stdout_to_stderr_for_good()  # the controller's stdout may carry the results JSON
     try:
         from harness.adapters.lifecycle import adapter_session

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harness.corpus.writer import write_case
+from harness.atomic_write import FileExistsRefused, FileWriteError, write_atomic
 from harness.engine.explain import explain
 from harness.fuzz.cases import cassette_name, cassette_text
 from harness.fuzz.engine import GENERATOR, FuzzFailure, FuzzReport
@@ -71,8 +71,12 @@ def report_lines(report: FuzzReport, examples: int) -> list[str]:
     return lines
 
 
-def save_failures(report: FuzzReport, folder: Path) -> list[Path]:
-    """Write each failure's minimal exchange as a cassette; return the paths."""
+def save_failures(report: FuzzReport, folder: Path, refused: list[str] | None = None) -> list[Path]:
+    """Write each failure's minimal exchange as a cassette; return the paths.
+
+    A cassette already there with the same text counts as saved; one that
+    differs (a user may have edited it) is never replaced: its refusal is
+    added to ``refused`` when given, else raised (``SaveRefused``)."""
     paths = []
     for failure in report.failures:
         if failure.rule_code == GENERATOR:
@@ -86,9 +90,33 @@ def save_failures(report: FuzzReport, folder: Path) -> list[Path]:
             failure.direction,
             report.profiles,
         )
-        write_case(path, text, overwrite=True)
+        if _same_text(path, text):
+            paths.append(path)
+            continue
+        try:
+            write_atomic(path, text, overwrite=False)
+        except FileExistsRefused:
+            message = (
+                f"not saved: {path} exists and differs from this failure's cassette "
+                "(edited by hand?); move it away or pass another --save-failure folder"
+            )
+            if refused is None:
+                raise SaveRefused(message) from None
+            refused.append(message)
+            continue
         paths.append(path)
     return paths
+
+
+class SaveRefused(FileWriteError):
+    """A saved failure would replace a different file."""
+
+
+def _same_text(path: Path, text: str) -> bool:
+    try:
+        return path.read_bytes() == text.encode("utf-8")
+    except OSError:
+        return False
 
 
 def report_json(report: FuzzReport) -> dict[str, Any]:

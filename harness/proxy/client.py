@@ -5,7 +5,9 @@ Every way a proxy can misbehave on the transport becomes one line in
 connection reset, a body cut off midway (the chunked or sized body ends
 early), or a stream that stops sending. The whole exchange has one deadline:
 the socket timeout is re-armed with the time left before every read, so a
-proxy that trickles bytes cannot stretch it.
+proxy that trickles bytes cannot stretch it. The body is read up to the
+output limit (``max_body`` bytes): a proxy that answers a gigabyte costs that
+bound, not the gigabyte, and its answer is a failure saying so.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 from harness.sse import parse_sse
 
 READ_SIZE = 65536
@@ -51,9 +54,14 @@ def post_json(
     body: Any,
     headers: Mapping[str, str],
     timeout: float,
+    max_body: int | None = None,
 ) -> ProxyAnswer:
+    """POST ``body`` and read the answer; ``max_body`` bytes at most (default:
+    the output limit of harness.engine.wire_values, or 4x the request)."""
     deadline = time.monotonic() + timeout
     data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+    if max_body is None:
+        max_body = max(MAX_OUTPUT_CHARS, INPUT_FACTOR * len(data))
     connection = http.client.HTTPConnection(host, port, timeout=max(timeout, 0.01))
     where = f"the proxy at {host}:{port}"
     try:
@@ -74,7 +82,7 @@ def post_json(
             )
         except (ConnectionError, http.client.HTTPException, OSError) as error:
             return _failed(f"{where} dropped the connection without answering ({_name(error)})")
-        return _read_body(connection, response, deadline, timeout, where)
+        return _read_body(connection, response, deadline, timeout, where, max_body)
     finally:
         connection.close()
 
@@ -85,10 +93,12 @@ def _read_body(
     deadline: float,
     timeout: float,
     where: str,
+    max_body: int,
 ) -> ProxyAnswer:
     status = response.status
     content_type = response.getheader("Content-Type") or ""
     chunks: list[bytes] = []
+    size = 0
     failure = None
     try:
         while True:
@@ -97,10 +107,20 @@ def _read_body(
                 raise TimeoutError
             if connection.sock is not None:
                 connection.sock.settimeout(left)
-            piece = response.read1(READ_SIZE)
+            piece = response.read1(min(READ_SIZE, max_body + 1 - size))
             if not piece:
                 break
             chunks.append(piece)
+            size += len(piece)
+            if size > max_body:
+                return ProxyAnswer(
+                    status,
+                    content_type,
+                    b"",
+                    f"{where} answered with more than {_size(max_body)}, the limit "
+                    "on an output; toolwire stopped reading it (is it repeating or padding "
+                    "its input?)",
+                )
     except TimeoutError:
         failure = (
             f"{where} stopped sending midway: {_progress(chunks)} received, then the "
@@ -124,6 +144,10 @@ def _progress(chunks: list[bytes]) -> str:
     body = b"".join(chunks)
     events = len(parse_sse(body.decode("utf-8", "replace")))
     return f"{len(body)} bytes ({events} complete events)"
+
+
+def _size(count: int) -> str:
+    return f"{count / 1_000_000:.1f} MB" if count >= 100_000 else f"{count:,} bytes"
 
 
 def _failed(message: str) -> ProxyAnswer:

@@ -9,7 +9,9 @@ it. Every request is recorded exactly as received (raw bytes and parsed
 JSON) with the interaction it matched or the near miss that explains why it
 matched none. An unmatched request gets HTTP 404 with a JSON error body
 naming the nearest recording and what differed; 404 because clients do not
-retry it (OpenAI and Anthropic SDKs retry 408, 409, 429 and 5xx).
+retry it (OpenAI and Anthropic SDKs retry 408, 409, 429 and 5xx). A
+forwarded body larger than the output limit (32 MB, or 4x the largest
+recorded request) is not read: it gets HTTP 413 and is recorded as a miss.
 
 The cassette can be swapped between cases (``serve``), so one server, and
 the one upstream URL a proxy was started with, lasts a whole run.
@@ -27,11 +29,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from harness.corpus.case import Interaction
+from harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 from harness.errors import ToolwireError
 from harness.proxy.matching import Matcher, RequestKey, find_match, nearest_miss
 
 LOOPBACK = "127.0.0.1"
 MISMATCH_STATUS = 404
+TOO_LARGE_STATUS = 413
 # Recorded headers that described the recorded transfer, not the body we send.
 _HOP_HEADERS = frozenset(
     {"content-length", "transfer-encoding", "connection", "content-encoding", "keep-alive"}
@@ -42,6 +46,10 @@ _EVENT_BLOCK = re.compile(r".*?(?:\r\n\r\n|\n\n|\r\r|\Z)", re.DOTALL)
 
 class ReplayError(ToolwireError):
     exit_code = 3
+
+
+class _TooLarge(Exception):
+    """A forwarded body past the limit; not read."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +82,7 @@ class ReplayUpstream:
         self._keys: tuple[RequestKey, ...] = ()
         self._used: set[int] = set()
         self._received: list[ReceivedRequest] = []
+        self.max_body = MAX_OUTPUT_CHARS  # bytes of a forwarded body read at most
 
     # --- lifecycle -----------------------------------------------------------------
 
@@ -129,7 +138,9 @@ class ReplayUpstream:
             matcher.key(i.method, path_of(i.uri), _json_or_none(i.request_body_text))
             for i in interactions
         )
+        largest = max((len(i.request_body_text or "") for i in interactions), default=0)
         with self._lock:
+            self.max_body = max(MAX_OUTPUT_CHARS, INPUT_FACTOR * largest)
             self._matcher = matcher
             self._recordings = tuple(interactions)
             self._keys = keys
@@ -155,6 +166,15 @@ class ReplayUpstream:
                 self._used.add(index)
             self._received.append(ReceivedRequest(method, path, headers, raw, body, index, miss))
             return (self._recordings[index] if index is not None else None), miss
+
+    def _too_large(self, method: str, path: str, headers: tuple[tuple[str, str], ...]) -> str:
+        miss = (
+            f"the forwarded {method} {path} body is larger than "
+            f"{self.max_body / 1_000_000:.1f} MB, the limit on an output; it was not read"
+        )
+        with self._lock:
+            self._received.append(ReceivedRequest(method, path, headers, b"", None, None, miss))
+        return miss
 
 
 def _describe_miss(method: str, path: str, key: RequestKey, keys: Sequence[RequestKey]) -> str:
@@ -206,9 +226,15 @@ def _handler_for(upstream: ReplayUpstream) -> type[BaseHTTPRequestHandler]:
             self._handle()
 
         def _handle(self) -> None:
+            headers = tuple((k, v) for k, v in self.headers.items())
             try:
-                raw = self._read_body()
-                headers = tuple((k, v) for k, v in self.headers.items())
+                try:
+                    raw = self._read_body()
+                except _TooLarge:
+                    self.close_connection = True  # the rest of the body is never read
+                    refused = upstream._too_large(self.command, self.path, headers)
+                    self._send_miss(refused, TOO_LARGE_STATUS)
+                    return
                 recording, miss = upstream._answer_for(self.command, self.path, headers, raw)
                 if recording is None:
                     self._send_miss(miss or "no recording matches")
@@ -223,17 +249,23 @@ def _handler_for(upstream: ReplayUpstream) -> type[BaseHTTPRequestHandler]:
             if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
                 return self._read_chunked()
             length = int(self.headers.get("Content-Length") or 0)
+            if length > upstream.max_body:
+                raise _TooLarge
             return self.rfile.read(length) if length > 0 else b""
 
         def _read_chunked(self) -> bytes:
             parts: list[bytes] = []
+            total = 0
             while True:
-                size = int(self.rfile.readline().split(b";", 1)[0].strip() or b"0", 16)
+                size = int(self.rfile.readline(1024).split(b";", 1)[0].strip() or b"0", 16)
                 if size == 0:
-                    self.rfile.readline()
+                    self.rfile.readline(1024)
                     return b"".join(parts)
+                total += size
+                if total > upstream.max_body:
+                    raise _TooLarge
                 parts.append(self.rfile.read(size))
-                self.rfile.readline()
+                self.rfile.readline(1024)
 
         def _send_headers(self, recording: Interaction) -> None:
             self.send_response(recording.status_code, recording.status_message or None)
@@ -260,7 +292,7 @@ def _handler_for(upstream: ReplayUpstream) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
 
-        def _send_miss(self, miss: str) -> None:
+        def _send_miss(self, miss: str, status: int = MISMATCH_STATUS) -> None:
             message = f"toolwire replay upstream: {miss}"
             # Both error shapes at once: Anthropic's {"type": "error", "error": {...}}
             # and OpenAI's {"error": {"message", "type", ...}}.
@@ -269,7 +301,7 @@ def _handler_for(upstream: ReplayUpstream) -> type[BaseHTTPRequestHandler]:
                 "error": {"type": "toolwire_replay_mismatch", "message": message, "code": None},
             }
             data = json.dumps(body, ensure_ascii=False).encode("utf-8")
-            self.send_response(MISMATCH_STATUS)
+            self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()

@@ -60,6 +60,14 @@ def read_results(path: Path) -> dict[str, Any]:
             f"{source}: is not JSON ({error.msg} at line {error.lineno} column {error.colno})",
             PRODUCE_HINT,
         ) from None
+    except RecursionError:
+        raise ResultsFileError(
+            f"{source}: nests deeper than toolwire can read", PRODUCE_HINT
+        ) from None
+    except ValueError:  # the only other refusal: an integer past Python's digit limit
+        raise ResultsFileError(
+            f"{source}: holds an integer of more than 4,300 digits", PRODUCE_HINT
+        ) from None
     return check_results(document, source)
 
 

@@ -35,6 +35,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from harness.adapters.http_adapter import KEEP_LOG_VARIABLE
+from harness.atomic_write import write_atomic
 from harness.reports.comparison import AdapterRow
 from harness.reports.proxy_setups import (
     PROXIES,
@@ -124,7 +125,7 @@ class ProxyRunner(Runner):
             for step in install_steps(proxy, venv):
                 if self._call(step, f"install-{proxy.name}") != 0:
                     return None
-            stamp.write_text(proxy.package, encoding="utf-8")
+            write_atomic(stamp, proxy.package)
         return installed_version(proxy, venv)
 
     def run_proxy(self, proxy: Proxy, run: Run, version: str) -> None:
@@ -176,7 +177,7 @@ class ProxyRunner(Runner):
             "network_isolated": self.isolate,
             "exit_code": code,
         }
-        (folder / "proxy.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+        write_atomic(folder / "proxy.json", json.dumps(record, indent=2) + "\n")
         for format_name, file_name in (
             ("html", "report.html"),
             ("badge", "badge.json"),

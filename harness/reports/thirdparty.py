@@ -35,6 +35,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from harness.atomic_write import write_atomic
 from harness.errors import ToolwireError
 from harness.reports.comparison import (
     AdapterRow,
@@ -137,7 +138,7 @@ class Runner:
             for step in steps:
                 if self._call(step, f"install-{extra}") != 0:
                     return None
-            stamp.write_text(wanted, encoding="utf-8")
+            write_atomic(stamp, wanted)
         return toolwire if toolwire.exists() else None
 
     def run(self, name: str, toolwire: Sequence[str]) -> None:
@@ -188,12 +189,8 @@ class Runner:
     def write_index(self) -> None:
         rows = self.rows()
         generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        (self.reports / "index.html").write_text(
-            render_index_html(rows, generated), encoding="utf-8"
-        )
-        (self.reports / "README.md").write_text(
-            render_index_markdown(rows, generated), encoding="utf-8"
-        )
+        write_atomic(self.reports / "index.html", render_index_html(rows, generated))
+        write_atomic(self.reports / "README.md", render_index_markdown(rows, generated))
 
 
 def _run_problem(code: int, results: Path) -> str:

@@ -167,7 +167,7 @@ def test_show_json_anthropic_and_stream(root: Path) -> None:
 def test_show_unknown_id_suggests(root: Path) -> None:
     twin_pair(root)
     result = run("corpus", "show", "single-tool/weather", "--corpus", "corpus")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output == (
         "toolwire: error: corpus: no case 'single-tool/weather' (did you mean: "
         "single-tool/weather-openai, single-tool/weather-anthropic?)\n"
@@ -372,7 +372,7 @@ def test_list_stops_at_a_broken_case_with_one_line(
 ) -> None:
     build(root)
     result = run("corpus", "list", "--corpus", "corpus")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == f"toolwire: error: {lines[-1]}\n"
     assert "Traceback" not in result.output

@@ -12,6 +12,7 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
+from harness.atomic_write import FileWriteError
 from harness.cli.main import cli
 from harness.corpus.importer import AddOptions, import_cassette
 from harness.corpus.loader import load_case
@@ -169,7 +170,7 @@ def test_an_existing_id_is_refused_with_the_file_and_the_flag(workdir: Path) -> 
     before = (workdir / "corpus" / "parallel" / "cities.yaml").read_bytes()
 
     again = run("corpus", "add", str(cassette), "--corpus", "corpus", "--id", "parallel/cities")
-    assert again.exit_code == 1
+    assert again.exit_code == 2
     assert again.stderr == (
         "toolwire: error: corpus/parallel/cities.yaml: case 'parallel/cities' already exists "
         "(pass --force to replace it, or --id to add this cassette under another id)\n"
@@ -228,7 +229,7 @@ def test_an_interrupted_forced_replace_keeps_the_old_case(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", interrupted)
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(FileWriteError, match="No space left on device"):
         import_cassette(
             cassette, AddOptions(workdir / "corpus", case_id="parallel/cut", force=True)
         )
@@ -346,7 +347,7 @@ def test_an_undetectable_dialect_names_the_fix_and_never_the_key(workdir: Path) 
         ),
     )
     result = run("corpus", "add", str(cassette), "--corpus", "corpus")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "cannot tell the dialect" in result.stderr
     assert "pass --dialect" in result.stderr
     assert HEADER_KEY not in result.output
@@ -396,7 +397,7 @@ def test_not_a_cassette(workdir: Path, document: dict[str, Any], message: str) -
     path = workdir / "odd.yaml"
     path.write_text(yaml.safe_dump(document), encoding="utf-8")
     result = run("corpus", "add", str(path), "--corpus", "corpus")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert message in result.stderr
     assert "Traceback" not in result.output
 
@@ -404,5 +405,5 @@ def test_not_a_cassette(workdir: Path, document: dict[str, Any], message: str) -
 def test_a_bad_id_is_refused(workdir: Path) -> None:
     cassette = secret_cassette(workdir)
     result = run("corpus", "add", str(cassette), "--corpus", "corpus", "--id", "Parallel/Two")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "'Parallel/Two' is not a case id" in result.stderr

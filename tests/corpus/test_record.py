@@ -335,7 +335,7 @@ def test_a_missing_key_is_refused_and_nothing_is_written(
 ) -> None:
     monkeypatch.setenv(KEY_ENV, "sk-" + "wrong" + "K3yK3yK3yK3yK3yK3y")
     result = record(upstream)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "the upstream refused the credentials (HTTP 401); nothing was written" in result.output
     assert "K3yK3y" not in result.output
     assert not (workdir / "corpus").exists() or not list((workdir / "corpus").rglob("*.yaml"))
@@ -356,7 +356,7 @@ def test_an_error_answer_never_prints_the_key_and_is_kept_only_when_asked(
 ) -> None:
     upstream.mode = "error"
     refused = record(upstream)
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2
     assert "the upstream answered HTTP 400: Invalid request; your key REDACTED is fine." in (
         refused.output
     )
@@ -385,7 +385,7 @@ def test_an_existing_id_is_refused_then_replaced_with_force(
     first = record(upstream, "--id", "parallel/twice")
     assert first.exit_code == 0, first.output
     again = record(upstream, "--id", "parallel/twice")
-    assert again.exit_code == 1
+    assert again.exit_code == 2
     assert "corpus/parallel/twice.yaml: case 'parallel/twice' already exists" in again.output
     assert "--force" in again.output
     forced = record(upstream, "--id", "parallel/twice", "--force")
@@ -423,7 +423,7 @@ def test_unreachable_upstream_is_one_line(workdir: Path) -> None:
     args = ["record", "--base-url", f"http://127.0.0.1:{port}/v1", "--dialect", "openai-chat"]
     args += ["--request", "request.json", "--api-key-env", KEY_ENV, "--corpus", "corpus"]
     result = CliRunner().invoke(cli, args, catch_exceptions=False)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "cannot reach the upstream" in result.output
     assert "Traceback" not in result.output
 

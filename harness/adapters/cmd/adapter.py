@@ -13,13 +13,14 @@ row the adapter is marked broken and every later call says why at once.
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import threading
 from typing import Any
 
 from harness.adapters.base import UnsupportedConversion
-from harness.adapters.cmd.channel import ChannelClosed, ChannelTimeout, LineChannel
+from harness.adapters.cmd.channel import ChannelClosed, ChannelTimeout, LineChannel, LineTooLong
 from harness.adapters.cmd.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -28,6 +29,7 @@ from harness.adapters.cmd.protocol import (
     encode,
     validation_requested,
 )
+from harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 from harness.errors import AdapterLoadError, ToolwireError
 from harness.model import PayloadKind
 from harness.redaction import redact
@@ -127,8 +129,10 @@ class CmdAdapter:
         return mapping
 
     def close(self) -> None:
-        with self._lock:
-            channel, self._channel = self._channel, None
+        # Not under the lock: a call stuck waiting for its answer holds it, and
+        # closing (at the end of a run, on Ctrl-C or SIGTERM) must not wait for
+        # that call. The stuck call then sees the process end.
+        channel, self._channel = self._channel, None
         if channel is not None:
             channel.close(farewell=encode({"type": "shutdown"}))
 
@@ -181,9 +185,18 @@ class CmdAdapter:
             message = {"type": message["type"], "id": self._next_id, **message}
             if self.validate:
                 check_message(message, "toolwire", self._next_id, full=True)
+            data = encode(message)
+            # The output limit applies while reading: an answer line may take
+            # as many bytes as the engine would take characters of output.
+            channel.max_line = max(MAX_OUTPUT_CHARS, INPUT_FACTOR * len(data))
             try:
-                channel.send(encode(message))
+                channel.send(data)
                 line = channel.receive(self.call_timeout)
+            except LineTooLong as error:
+                raise self._drop(
+                    f"the adapter's answer is {error} ({error.limit / 1_000_000:.1f} MB, the "
+                    "limit on an output while it is read); it was not read"
+                ) from None
             except ChannelTimeout:
                 raise self._drop(
                     f"the adapter gave no answer within {self.call_timeout:g} s "
@@ -273,6 +286,6 @@ def _timeout_from_environment() -> float:
         value = float(text)
     except ValueError:
         value = 0.0
-    if value <= 0:
+    if not math.isfinite(value) or value <= 0:  # nan would be no timeout at all
         raise AdapterLoadError(f"{TIMEOUT_ENV}={text!r} is not a positive number of seconds")
     return value

@@ -1,7 +1,10 @@
 """A long-lived subprocess spoken to in lines: write one, read one, with a deadline.
 
 Reader threads move stdout lines into a queue (so a read can time out) and
-keep the tail of stderr (so a crash can be explained). The process runs in
+keep the tail of stderr (so a crash can be explained). A line is read with a
+bound (``max_line`` bytes for stdout, set per call by the adapter from the
+output limit; a few kilobytes per stderr line): a process that writes a
+gigabyte without a newline costs that bound, not the gigabyte. The process runs in
 its own process group; closing it asks politely (``shutdown`` then end of
 stdin), then terminates, then kills the group it was started in.
 """
@@ -21,6 +24,8 @@ from typing import IO, Any
 from harness.redaction import redact
 
 STDERR_LINES = 20
+STDERR_LINE_BYTES = 4096  # longer stderr lines are kept in pieces of this size
+DEFAULT_MAX_LINE = 32_000_000
 EXIT_GRACE = 2.0
 _EOF = object()
 
@@ -31,6 +36,19 @@ class ChannelClosed(Exception):
 
 class ChannelTimeout(Exception):
     """No line arrived in time."""
+
+
+class LineTooLong(Exception):
+    """A stdout line longer than ``max_line`` bytes; the rest of it was discarded."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"a line longer than {limit:,} bytes")
+        self.limit = limit
+
+
+class _Oversize:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
 
 
 class LineChannel:
@@ -45,9 +63,10 @@ class LineChannel:
         )
         self._lines: queue.Queue[object] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
+        self.max_line = DEFAULT_MAX_LINE  # bytes; read by the stdout thread per line
         assert self._process.stdout is not None and self._process.stderr is not None
-        _pump(self._process.stdout, self._lines.put, end=True)
-        _pump(self._process.stderr, self._stderr.append, end=False)
+        _pump(self._process.stdout, self._lines.put, lambda: self.max_line, end=True)
+        _pump(self._process.stderr, self._stderr.append, lambda: STDERR_LINE_BYTES, end=False)
 
     def send(self, data: bytes) -> None:
         stdin = self._process.stdin
@@ -68,6 +87,8 @@ class LineChannel:
             if line is _EOF:
                 self._lines.put(_EOF)  # later reads see the end too
                 raise ChannelClosed(self.describe_exit())
+            if isinstance(line, _Oversize):
+                raise LineTooLong(line.limit)
             assert isinstance(line, str)
             if line.strip():
                 return line
@@ -115,13 +136,34 @@ class LineChannel:
                 continue
 
 
-def _pump(stream: IO[bytes], sink: Callable[[Any], None], end: bool) -> None:
-    """Feed ``stream`` 's lines to ``sink`` from a daemon thread (then _EOF if ``end``)."""
+def _pump(
+    stream: IO[bytes], sink: Callable[[Any], None], bound: Callable[[], int], end: bool
+) -> None:
+    """Feed ``stream`` 's lines to ``sink`` from a daemon thread (then _EOF if
+    ``end``). With ``end`` (stdout) a line longer than ``bound()`` bytes becomes
+    one ``_Oversize`` and the rest of it is read and dropped; without (stderr)
+    a long line arrives in pieces of ``bound()`` bytes."""
 
     def run() -> None:
-        for raw in iter(stream.readline, b""):
+        while True:
+            limit = bound()
+            raw = stream.readline(limit + 1 if end else limit)
+            if not raw:
+                break
+            if end and len(raw) > limit and not raw.endswith(b"\n"):
+                del raw
+                sink(_Oversize(limit))
+                _skip_rest_of_line(stream, limit)
+                continue
             sink(raw.decode("utf-8", "replace").rstrip("\r\n"))
         if end:
             sink(_EOF)
 
     threading.Thread(target=run, daemon=True, name="toolwire-cmd-reader").start()
+
+
+def _skip_rest_of_line(stream: IO[bytes], piece: int) -> None:
+    while True:
+        chunk = stream.readline(min(piece, 1 << 20))
+        if not chunk or chunk.endswith(b"\n"):
+            return

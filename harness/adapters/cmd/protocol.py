@@ -67,6 +67,12 @@ def decode_line(line: str, number: int, origin: str = "from the adapter") -> dic
             f"{_shorten(line)}",
             hint="write exactly one JSON object per line on stdout; send logs to stderr",
         ) from None
+    except RecursionError:
+        raise ProtocolError(f"line {number} {origin} nests deeper than toolwire can read") from None
+    except ValueError:  # the only other refusal: an integer past Python's digit limit
+        raise ProtocolError(
+            f"line {number} {origin} holds an integer of more than 4,300 digits"
+        ) from None
     if not isinstance(message, dict):
         raise ProtocolError(
             f"line {number} {origin} is a JSON {type(message).__name__}, not an object"
