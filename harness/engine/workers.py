@@ -57,6 +57,9 @@ if TYPE_CHECKING:  # ForkContext does not exist on Windows
 # the margin over the adapter's own budget.
 HARD_LIMIT_FACTOR = 6.0
 HARD_LIMIT_FLOOR = 60.0
+# Starting a worker (an interpreter, toolwire, the corpus, the adapter's own
+# imports) is not a case: a short case limit must not cut it on a busy machine.
+LOAD_LIMIT_FLOOR = 60.0
 STOP_WAIT = 2.0  # seconds workers get to stop before they are terminated
 POLL_SECONDS = 5.0
 WHERE = "worker process"
@@ -191,9 +194,13 @@ class _Pool:
             elif time.monotonic() > self._deadline(worker):
                 self._kill(worker, more_to_start)
 
+    @property
+    def _load_limit(self) -> float:
+        return max(self.hard_limit, LOAD_LIMIT_FLOOR)
+
     def _deadline(self, worker: _Worker) -> float:
         if not worker.ready:
-            return worker.started + self.hard_limit
+            return worker.started + self._load_limit
         if worker.case_id is None:
             return float("inf")
         return worker.since + self.hard_limit
@@ -233,7 +240,7 @@ class _Pool:
         worker.process.join()
         if not worker.ready:
             raise WorkerError(
-                f"a worker process did not load the adapter within {self.hard_limit:g} s"
+                f"a worker process did not load the adapter within {self._load_limit:g} s"
             )
         if worker.case_id is not None:
             self._error(
