@@ -33,7 +33,11 @@ from conformance.fidelity_request import (
     check_tool_choice,
     check_tool_definitions,
 )
-from conformance.fidelity_response import check_stop_reason, check_usage
+from conformance.fidelity_response import (
+    check_stop_reason,
+    check_stop_reason_content,
+    check_usage,
+)
 from conformance.fidelity_roundtrip import check_roundtrip
 from conformance.fidelity_text import check_error_flag, check_text
 from conformance.findings import Finding
@@ -110,6 +114,7 @@ def _stop_reason_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | Non
 PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
     "fidelity.arguments": check_arguments_payload,
     "fidelity.empty_content": check_empty_content,
+    "fidelity.stop_reason_content": check_stop_reason_content,
 }
 CONVERSION_CHECKS: dict[str, ConversionCheck] = {
     "fidelity.arguments": _not_for_streams(_conversion_with_ids(compare_arguments)),
