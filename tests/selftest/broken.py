@@ -4,14 +4,15 @@ Every rule code of the catalogue has at least one adapter here that must
 trigger it (``breaks``) and no other MUST rule (tests/selftest/test_broken_adapters.py).
 The adapters live in ``broken_requests`` (conversation history),
 ``broken_reasoning`` (DeepSeek replay, Anthropic thinking) and
-``broken_responses`` (responses, streams, Qwen XML). ``replay.assistant_altered``
+``broken_responses`` (responses, streams, Qwen XML) and ``broken_streams``
+(chunk ids, call indices, stop reason against content). ``replay.assistant_altered``
 is judged on a multi-request cassette by ``toolwire lint``, not on an adapter's
 output: its broken input is a hand-altered cassette, built in the test.
 """
 
 from __future__ import annotations
 
-from tests.selftest import broken_reasoning, broken_requests, broken_responses
+from tests.selftest import broken_reasoning, broken_requests, broken_responses, broken_streams
 from tests.selftest.broken_base import BrokenAdapter
 
 # Codes no adapter run can trigger, and how the self-test triggers them instead.
@@ -22,7 +23,7 @@ NOT_FROM_ADAPTERS = {
 
 def _adapters() -> tuple[type[BrokenAdapter], ...]:
     found = []
-    for module in (broken_requests, broken_reasoning, broken_responses):
+    for module in (broken_requests, broken_reasoning, broken_responses, broken_streams):
         for value in vars(module).values():
             if (
                 isinstance(value, type)
