@@ -183,6 +183,11 @@ class _Reassembler:
             reason = f"block {index} started after {len(self.blocks)} other block(s)"
             self.note("index_out_of_order", reason, position)
         self.blocks[index] = _OpenBlock(block=block)
+        served_by = block.get("to") if block.get("type") == "fallback" else None
+        if isinstance(served_by, dict) and isinstance(served_by.get("model"), str):
+            # A fallback block names the model that served the answer: the
+            # non-streamed message carries that model (both SDKs relabel too).
+            self.current_message(position)["model"] = served_by["model"]
 
     def on_block_delta(self, position: int, data: dict[str, Any]) -> None:
         index, delta = data.get("index"), data.get("delta")
