@@ -296,6 +296,16 @@ RULES: tuple[Rule, ...] = (
         dialects=frozenset({ANTHROPIC, "openai-chat", "deepseek-chat"}),
     ),
     _rule(
+        "fidelity.empty_text_added",
+        "SHOULD",
+        "conversion",
+        "A response converted to anthropic-messages holds no empty text block the source "
+        "did not carry (Anthropic refuses one when the turn is sent back).",
+        ANTHROPIC_DOCS,
+        "https://github.com/anthropics/claude-code/issues/88536",
+        dialects=frozenset({ANTHROPIC}),
+    ),
+    _rule(
         "fidelity.usage",
         "SHOULD",
         "conversion roundtrip",

@@ -34,6 +34,7 @@ from conformance.fidelity_request import (
     check_tool_definitions,
 )
 from conformance.fidelity_response import (
+    check_empty_text_added,
     check_stop_reason,
     check_stop_reason_content,
     check_usage,
@@ -124,6 +125,7 @@ CONVERSION_CHECKS: dict[str, ConversionCheck] = {
     "fidelity.tool_choice": _conversion(check_tool_choice),
     "fidelity.stop_reason": _conversion(check_stop_reason),
     "fidelity.usage": _conversion(check_usage),
+    "fidelity.empty_text_added": _conversion(check_empty_text_added),
 }
 ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {
     "fidelity.arguments": _roundtrip_not_for_streams(_roundtrip_with_ids(compare_arguments)),

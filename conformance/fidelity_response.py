@@ -25,6 +25,18 @@ openai ``stop`` beside calls (OpenAI itself answers a forced ``tool_choice``
 that way), ``max_tokens`` / ``length`` (a call may be cut or complete), and
 any other stop reason.
 
+fidelity.empty_text_added (SHOULD) judges a conversion whose output is an
+anthropic-messages response or stream: it holds no more empty text blocks
+than the source carried (an openai-family source carries none: its ``""``
+or ``null`` content means "no text"). The API itself returns empty text
+blocks (anthropics/anthropic-sdk-python#461; the SDK's refusal_response
+stream fixture), so one in a response is no violation; but a converter that
+turns ``content: ""`` into ``{"type": "text", "text": ""}`` hands clients a
+block that Anthropic refuses when they send it back ("text content blocks
+must be non-empty": anthropics/claude-code#88536 through a LiteLLM proxy,
+NousResearch/hermes-agent#11906 through claude-code-router). SHOULD: the
+harm comes on replay, where fidelity.empty_content judges the request.
+
 fidelity.usage (SHOULD) compares input and output tokens. Anthropic's
 ``input_tokens`` excludes cached tokens while OpenAI's ``prompt_tokens``
 includes them, so a converter that adds or subtracts the cached counts the
@@ -45,6 +57,7 @@ from harness.model import (
     OpaqueBlock,
     Response,
     StopReason,
+    TextBlock,
     ToolCall,
     Usage,
 )
@@ -154,6 +167,35 @@ def check_stop_reason_content(payload: PayloadUnderTest) -> list[Finding] | None
                     )
                 )
     return found if judged else None
+
+
+def _empty_texts(response: Response) -> int:
+    return sum(isinstance(b, TextBlock) and b.text == "" for b in response.message.blocks)
+
+
+def check_empty_text_added(
+    source: PayloadUnderTest, output: PayloadUnderTest
+) -> list[Finding] | None:
+    before, after = source.response, output.response
+    if output.dialect != ANTHROPIC_MESSAGES or before is None or after is None:
+        return None
+    if not before.choices or not after.choices:
+        return None
+    carried = _empty_texts(before) if source.dialect == ANTHROPIC_MESSAGES else 0
+    added = _empty_texts(after) - carried
+    if added <= 0:
+        return []
+    where = "the streamed message" if output.stream is not None else "content"
+    return [
+        finding(
+            "fidelity.empty_text_added",
+            f"{where} holds {added} empty text block(s) the source did not carry; Anthropic "
+            "refuses an empty text block when a client sends this turn back",
+            "content",
+            expected="no empty text block",
+            actual={"type": "text", "text": ""},
+        )
+    ]
 
 
 def _raw(stop: StopReason) -> str:

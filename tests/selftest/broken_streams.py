@@ -75,3 +75,16 @@ class StopReasonTakenLiterally(BrokenAdapter):
         if choices and choices[0].get("finish_reason") == "stop":
             output["stop_reason"] = "end_turn"
         return output
+
+
+class EmptyTextForEmptyContent(BrokenAdapter):
+    breaks = "fidelity.empty_text_added"
+    defect = "turns an answer's empty or null content into an empty anthropic text block"
+    damaged = RESPONSE_TO_ANTHROPIC
+    shows_on = ("single-tool/weather-openai", "parallel/two-cities-openai")
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        choices = payload.get("choices") if isinstance(payload, dict) else None
+        if choices and not (choices[0].get("message") or {}).get("content"):
+            output["content"].insert(0, {"type": "text", "text": ""})
+        return output
