@@ -20,7 +20,9 @@ anthropic ``end_turn`` beside a ``tool_use`` block makes the documented loop
 ("run the tool while stop_reason is tool_use",
 https://docs.anthropic.com/en/api/handling-stop-reasons) skip the call
 (can1357/oh-my-pi#12224, strands-agents/harness-sdk#1827). Server tool blocks
-(``server_tool_use``, ``mcp_tool_use``) count as calls. Not judged: an
+(``server_tool_use``, ``mcp_tool_use``) count as calls beside ``tool_use``,
+but not beside ``end_turn``: the server ran them, and the real API ends such
+answers with ``end_turn`` (recorded in ../shared/real-transcripts). Not judged: an
 openai ``stop`` beside calls (OpenAI itself answers a forced ``tool_choice``
 that way), ``max_tokens`` / ``length`` (a call may be cut or complete), and
 any other stop reason.
@@ -134,15 +136,15 @@ def check_stop_reason_content(payload: PayloadUnderTest) -> list[Finding] | None
     found = []
     for number, choice in enumerate(response.choices):
         stop = choice.stop_reason
-        calls = sum(
-            isinstance(block, ToolCall)
-            or (isinstance(block, OpaqueBlock) and block.type in _SERVER_CALLS)
-            for block in choice.message.blocks
+        blocks = choice.message.blocks
+        calls = sum(isinstance(block, ToolCall) for block in blocks)
+        server_calls = sum(
+            isinstance(block, OpaqueBlock) and block.type in _SERVER_CALLS for block in blocks
         )
         path = "stop_reason" if anthropic else f"choices[{number}].finish_reason"
         if stop.canonical == "tool_use":
             judged = True
-            if not calls:
+            if not calls and not server_calls:
                 found.append(
                     finding(
                         "fidelity.stop_reason_content",

@@ -73,6 +73,8 @@ def codes(put: PayloadUnderTest) -> list[str] | None:
         anthropic("tool_use", TEXT, TOOL_USE),
         anthropic("tool_use", SERVER_TOOL_USE),  # a server tool's call counts
         anthropic("end_turn", TEXT),
+        # The server ran its own tools: the real API ends with end_turn.
+        anthropic("end_turn", TEXT, SERVER_TOOL_USE),
         openai("tool_calls", [CALL]),
         openai("tool_calls", [CALL], dialect="deepseek-chat"),
     ],
