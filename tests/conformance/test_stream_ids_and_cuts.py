@@ -9,6 +9,7 @@ from typing import Any
 
 from conformance.stream import PAYLOAD_CHECKS
 from harness.model import SSEEvent
+from harness.schemas import validate_payload
 from harness.sse import parse_sse
 from tests.conformance.test_stream_rules import (
     DONE,
@@ -212,3 +213,33 @@ def test_different_problems_stay_separate_findings() -> None:
     )
     found = PAYLOAD_CHECKS["stream.event_order"](put)
     assert sorted(f.actual for f in found or []) == ["invalid_json", "missing_done"]
+
+
+# --- what the official SDKs accept, the chunk schema accepts -----------------------
+
+AZURE_FILTER = {
+    "choices": [],
+    "created": 0,
+    "id": "",
+    "model": "",
+    "object": "",
+    "prompt_filter_results": [{"prompt_index": 0, "content_filter_results": {}}],
+}
+PLAIN = {
+    "id": "chatcmpl-1",
+    "object": "chat.completion.chunk",
+    "created": 1,
+    "model": "grok-4",
+    "choices": [{"index": 0, "delta": {"content": "Hi"}}],
+}
+
+
+def test_the_chunk_schema_accepts_what_the_sdks_accept() -> None:
+    assert validate_payload("openai-chat", "stream", AZURE_FILTER) == []
+    assert validate_payload("openai-chat", "stream", PLAIN) == []  # no finish_reason key
+
+
+def test_the_chunk_schema_still_wants_the_chunk_object_elsewhere() -> None:
+    assert validate_payload("openai-chat", "stream", {**PLAIN, "object": ""}) != []
+    with_choice = {**AZURE_FILTER, "choices": PLAIN["choices"]}
+    assert validate_payload("openai-chat", "stream", with_choice) != []
