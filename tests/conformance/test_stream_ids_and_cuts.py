@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.stream import PAYLOAD_CHECKS
+from harness.adapters.reference import ReferenceAdapter
 from harness.model import SSEEvent
 from harness.schemas import validate_payload
 from harness.sse import parse_sse
@@ -243,3 +244,26 @@ def test_the_chunk_schema_still_wants_the_chunk_object_elsewhere() -> None:
     assert validate_payload("openai-chat", "stream", {**PLAIN, "object": ""}) != []
     with_choice = {**AZURE_FILTER, "choices": PLAIN["choices"]}
     assert validate_payload("openai-chat", "stream", with_choice) != []
+
+
+def test_the_reference_adapter_carries_a_cut_input_both_ways() -> None:
+    adapter = ReferenceAdapter()
+    source = anthropic_stream(*parse_sse(CUT_STREAM.read_text(encoding="utf-8")))
+    wire = [{"event": e.event, "data": json.loads(e.data)} for e in source.raw]
+    out = adapter.convert(wire, "stream", "anthropic-messages", "openai-chat")
+    output = openai_stream(*wire_events(out))
+    assert violated(output) == []
+    assert reassembly(conversion(source, output)) == []
+    back = adapter.convert(out, "stream", "openai-chat", "anthropic-messages")
+    returned = anthropic_stream(*wire_events(back))
+    assert violated(returned) == []
+    assert reassembly(conversion(source, returned)) == []
+    assert returned.stream is not None
+    assert returned.stream.response.stop_reason.raw == "max_tokens"
+
+
+def wire_events(events: list[dict[str, Any]]) -> list[SSEEvent]:
+    return [
+        SSEEvent(e["data"] if isinstance(e["data"], str) else json.dumps(e["data"]), e["event"])
+        for e in events
+    ]
