@@ -35,6 +35,9 @@ QWEN_CODER = "https://huggingface.co/Qwen/Qwen3-Coder-30B-A3B-Instruct"
 OPENAI_CHUNK = "https://platform.openai.com/docs/api-reference/chat-streaming/streaming"
 OPENAI_PYTHON_STREAM_HELPER = "https://github.com/openai/openai-python/blob/main/src/openai/lib/streaming/chat/_completions.py"
 ANTHROPIC_STOP_REASONS = "https://docs.anthropic.com/en/api/handling-stop-reasons"
+# The official Go SDK's ChatCompletionAccumulator: refuses a chunk whose id is
+# not the stream's, and places each call fragment at tool_calls[index].
+OPENAI_GO_ACCUMULATOR = "https://github.com/openai/openai-go/blob/main/streamaccumulator.go"
 
 ANTHROPIC = "anthropic-messages"
 OPENAI_FAMILY = frozenset({"openai-chat", "deepseek-chat", "qwen-xml"})
@@ -462,6 +465,7 @@ RULES: tuple[Rule, ...] = (
         "Every chunk of one openai-chat stream carries the same id.",
         # The chunk object reference: "Each chunk has the same ID."
         OPENAI_CHUNK,
+        OPENAI_GO_ACCUMULATOR,
         dialects=frozenset({"openai-chat", "deepseek-chat"}),
     ),
     _rule(
@@ -473,6 +477,7 @@ RULES: tuple[Rule, ...] = (
         OPENAI_CHUNK,
         # The official SDK places each fragment with tool_calls[index] and fails on a gap.
         OPENAI_PYTHON_STREAM_HELPER,
+        OPENAI_GO_ACCUMULATOR,
         dialects=frozenset({"openai-chat", "deepseek-chat"}),
     ),
     # replay

@@ -16,12 +16,15 @@ stable codes; these checks sort those codes into rules:
   prefix cut off where the stream stopped at ``max_tokens`` / ``length`` is
   kept as the SDKs keep it, see ``harness.dialects.partial_json``);
 * ``stream.chunk_id``: an openai-chat chunk whose ``id`` differs from the
-  stream's ("Each chunk has the same ID", OpenAI's chunk object reference);
+  stream's ("Each chunk has the same ID", OpenAI's chunk object reference;
+  the Go SDK's accumulator refuses such a chunk, streamaccumulator.go). An
+  empty id says nothing (Azure's content-filter chunk sends one first);
 * ``stream.call_index``: an openai-chat call that starts at an index other
   than the next free one (the first call at 0, then 1, ...): openai-python's
   stream helper subscripts its list of calls with the index
   (src/openai/lib/streaming/chat/_completions.py) and fails on a gap, the
-  Go SDK's accumulator drops such calls (BerriAI/litellm#32759); an
+  Go SDK's accumulator leaves an empty call in the gap (streamaccumulator.go,
+  BerriAI/litellm#32759); an
   Anthropic block index leaking into ``tool_calls[].index`` is the usual
   cause (router-for-me/CLIProxyAPI#5229, NVIDIA-NeMo/Switchyard#712).
 
