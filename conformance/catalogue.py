@@ -32,6 +32,12 @@ ANTHROPIC_STREAM = "https://docs.anthropic.com/en/docs/build-with-claude/streami
 DEEPSEEK_THINKING = "https://api-docs.deepseek.com/guides/thinking_mode"
 DEEPSEEK_REASONER = "https://api-docs.deepseek.com/guides/reasoning_model"
 QWEN_CODER = "https://huggingface.co/Qwen/Qwen3-Coder-30B-A3B-Instruct"
+OPENAI_CHUNK = "https://platform.openai.com/docs/api-reference/chat-streaming/streaming"
+OPENAI_PYTHON_STREAM_HELPER = "https://github.com/openai/openai-python/blob/main/src/openai/lib/streaming/chat/_completions.py"
+ANTHROPIC_STOP_REASONS = "https://docs.anthropic.com/en/api/handling-stop-reasons"
+# The official Go SDK's ChatCompletionAccumulator: refuses a chunk whose id is
+# not the stream's, and places each call fragment at tool_calls[index].
+OPENAI_GO_ACCUMULATOR = "https://github.com/openai/openai-go/blob/main/streamaccumulator.go"
 
 ANTHROPIC = "anthropic-messages"
 OPENAI_FAMILY = frozenset({"openai-chat", "deepseek-chat", "qwen-xml"})
@@ -283,6 +289,27 @@ RULES: tuple[Rule, ...] = (
         ANTHROPIC_DOCS,
     ),
     _rule(
+        "fidelity.stop_reason_content",
+        "MUST",
+        "payload",
+        "A response's stop reason agrees with its content: tool_use / tool_calls only with a "
+        "tool call, and an anthropic-messages end_turn never beside a tool_use block.",
+        ANTHROPIC_STOP_REASONS,
+        ANTHROPIC_TOOLS,
+        OPENAI_DOCS,
+        dialects=frozenset({ANTHROPIC, "openai-chat", "deepseek-chat"}),
+    ),
+    _rule(
+        "fidelity.empty_text_added",
+        "SHOULD",
+        "conversion",
+        "A response converted to anthropic-messages holds no empty text block the source "
+        "did not carry (Anthropic refuses one when the turn is sent back).",
+        ANTHROPIC_DOCS,
+        "https://github.com/anthropics/claude-code/issues/88536",
+        dialects=frozenset({ANTHROPIC}),
+    ),
+    _rule(
         "fidelity.usage",
         "SHOULD",
         "conversion roundtrip",
@@ -431,6 +458,28 @@ RULES: tuple[Rule, ...] = (
         "The argument fragments of each streamed call join to valid JSON.",
         OPENAI_STREAM,
         ANTHROPIC_STREAM,
+    ),
+    _rule(
+        "stream.chunk_id",
+        "MUST",
+        "payload",
+        "Every chunk of one openai-chat stream carries the same id.",
+        # The chunk object reference: "Each chunk has the same ID."
+        OPENAI_CHUNK,
+        OPENAI_GO_ACCUMULATOR,
+        dialects=frozenset({"openai-chat", "deepseek-chat"}),
+    ),
+    _rule(
+        "stream.call_index",
+        "MUST",
+        "payload",
+        "The streamed tool calls of an openai-chat choice take indices 0, 1, 2, ... in the "
+        "order they start.",
+        OPENAI_CHUNK,
+        # The official SDK places each fragment with tool_calls[index] and fails on a gap.
+        OPENAI_PYTHON_STREAM_HELPER,
+        OPENAI_GO_ACCUMULATOR,
+        dialects=frozenset({"openai-chat", "deepseek-chat"}),
     ),
     # replay
     _rule(

@@ -33,7 +33,12 @@ from conformance.fidelity_request import (
     check_tool_choice,
     check_tool_definitions,
 )
-from conformance.fidelity_response import check_stop_reason, check_usage
+from conformance.fidelity_response import (
+    check_empty_text_added,
+    check_stop_reason,
+    check_stop_reason_content,
+    check_usage,
+)
 from conformance.fidelity_roundtrip import check_roundtrip
 from conformance.fidelity_text import check_error_flag, check_text
 from conformance.findings import Finding
@@ -110,6 +115,7 @@ def _stop_reason_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | Non
 PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
     "fidelity.arguments": check_arguments_payload,
     "fidelity.empty_content": check_empty_content,
+    "fidelity.stop_reason_content": check_stop_reason_content,
 }
 CONVERSION_CHECKS: dict[str, ConversionCheck] = {
     "fidelity.arguments": _not_for_streams(_conversion_with_ids(compare_arguments)),
@@ -119,6 +125,7 @@ CONVERSION_CHECKS: dict[str, ConversionCheck] = {
     "fidelity.tool_choice": _conversion(check_tool_choice),
     "fidelity.stop_reason": _conversion(check_stop_reason),
     "fidelity.usage": _conversion(check_usage),
+    "fidelity.empty_text_added": _conversion(check_empty_text_added),
 }
 ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {
     "fidelity.arguments": _roundtrip_not_for_streams(_roundtrip_with_ids(compare_arguments)),

@@ -12,6 +12,33 @@ calls). Anthropic ``pause_turn`` has no openai-chat counterpart, and a stop
 reason the neutral model does not know has no documented mapping: neither is
 judged.
 
+fidelity.stop_reason_content judges one response (or reassembled stream) on
+its own: a tool stop (anthropic ``tool_use``, openai ``tool_calls``) with no
+tool call sends a client down its tool branch with nothing to run (agent
+loops stall: vllm-project/vllm#53255, earendil-works/pi#9681), and an
+anthropic ``end_turn`` beside a ``tool_use`` block makes the documented loop
+("run the tool while stop_reason is tool_use",
+https://docs.anthropic.com/en/api/handling-stop-reasons) skip the call
+(can1357/oh-my-pi#12224, strands-agents/harness-sdk#1827). Server tool blocks
+(``server_tool_use``, ``mcp_tool_use``) count as calls beside ``tool_use``,
+but not beside ``end_turn``: the server ran them, and the real API ends such
+answers with ``end_turn`` (recorded in ../shared/real-transcripts). Not judged: an
+openai ``stop`` beside calls (OpenAI itself answers a forced ``tool_choice``
+that way), ``max_tokens`` / ``length`` (a call may be cut or complete), and
+any other stop reason.
+
+fidelity.empty_text_added (SHOULD) judges a conversion whose output is an
+anthropic-messages response or stream: it holds no more empty text blocks
+than the source carried (an openai-family source carries none: its ``""``
+or ``null`` content means "no text"). The API itself returns empty text
+blocks (anthropics/anthropic-sdk-python#461; the SDK's refusal_response
+stream fixture), so one in a response is no violation; but a converter that
+turns ``content: ""`` into ``{"type": "text", "text": ""}`` hands clients a
+block that Anthropic refuses when they send it back ("text content blocks
+must be non-empty": anthropics/claude-code#88536 through a LiteLLM proxy,
+NousResearch/hermes-agent#11906 through claude-code-router). SHOULD: the
+harm comes on replay, where fidelity.empty_content judges the request.
+
 fidelity.usage (SHOULD) compares input and output tokens. Anthropic's
 ``input_tokens`` excludes cached tokens while OpenAI's ``prompt_tokens``
 includes them, so a converter that adds or subtracts the cached counts the
@@ -26,7 +53,16 @@ from typing import Any
 from conformance.context import PayloadUnderTest
 from conformance.fidelity_view import is_openai_family
 from conformance.findings import Finding, finding
-from harness.model import ANTHROPIC_MESSAGES, Response, StopReason, Usage
+from harness.model import (
+    ANTHROPIC_MESSAGES,
+    QWEN_XML,
+    OpaqueBlock,
+    Response,
+    StopReason,
+    TextBlock,
+    ToolCall,
+    Usage,
+)
 
 _OPENAI_WIRE = {
     "end_turn": "stop",
@@ -84,6 +120,82 @@ def check_stop_reason(
             path,
             expected=wanted,
             actual=actual.raw,
+        )
+    ]
+
+
+_SERVER_CALLS = frozenset({"server_tool_use", "mcp_tool_use"})
+
+
+def check_stop_reason_content(payload: PayloadUnderTest) -> list[Finding] | None:
+    response = payload.response
+    if response is None or not response.choices or payload.dialect == QWEN_XML:
+        return None
+    anthropic = payload.dialect == ANTHROPIC_MESSAGES
+    judged = False
+    found = []
+    for number, choice in enumerate(response.choices):
+        stop = choice.stop_reason
+        blocks = choice.message.blocks
+        calls = sum(isinstance(block, ToolCall) for block in blocks)
+        server_calls = sum(
+            isinstance(block, OpaqueBlock) and block.type in _SERVER_CALLS for block in blocks
+        )
+        path = "stop_reason" if anthropic else f"choices[{number}].finish_reason"
+        if stop.canonical == "tool_use":
+            judged = True
+            if not calls and not server_calls:
+                found.append(
+                    finding(
+                        "fidelity.stop_reason_content",
+                        f"{path} is {stop.raw!r}, but the message carries no tool call: a "
+                        "client looks for a call to run and finds none",
+                        path,
+                        expected="a tool call beside this stop reason",
+                        actual=stop.raw,
+                    )
+                )
+        elif anthropic and stop.canonical == "end_turn":
+            judged = True
+            if calls:
+                found.append(
+                    finding(
+                        "fidelity.stop_reason_content",
+                        f"stop_reason is {stop.raw!r} beside {calls} tool_use block(s): a "
+                        "client runs tools only when stop_reason is 'tool_use'",
+                        path,
+                        expected="tool_use",
+                        actual=stop.raw,
+                    )
+                )
+    return found if judged else None
+
+
+def _empty_texts(response: Response) -> int:
+    return sum(isinstance(b, TextBlock) and b.text == "" for b in response.message.blocks)
+
+
+def check_empty_text_added(
+    source: PayloadUnderTest, output: PayloadUnderTest
+) -> list[Finding] | None:
+    before, after = source.response, output.response
+    if output.dialect != ANTHROPIC_MESSAGES or before is None or after is None:
+        return None
+    if not before.choices or not after.choices:
+        return None
+    carried = _empty_texts(before) if source.dialect == ANTHROPIC_MESSAGES else 0
+    added = _empty_texts(after) - carried
+    if added <= 0:
+        return []
+    where = "the streamed message" if output.stream is not None else "content"
+    return [
+        finding(
+            "fidelity.empty_text_added",
+            f"{where} holds {added} empty text block(s) the source did not carry; Anthropic "
+            "refuses an empty text block when a client sends this turn back",
+            "content",
+            expected="no empty text block",
+            actual={"type": "text", "text": ""},
         )
     ]
 

@@ -12,16 +12,38 @@ stable codes; these checks sort those codes into rules:
   (https://platform.openai.com/docs/api-reference/chat-streaming,
   https://docs.anthropic.com/en/docs/build-with-claude/streaming);
 * ``stream.partial_json``: a call's argument fragments do not join to JSON
-  (an empty anthropic concatenation means ``{}``, and is not reported).
+  (an empty anthropic concatenation means ``{}``, and is not reported; a
+  prefix cut off where the stream stopped at ``max_tokens`` / ``length`` is
+  kept as the SDKs keep it, see ``harness.dialects.partial_json``);
+* ``stream.chunk_id``: an openai-chat chunk whose ``id`` differs from the
+  stream's ("Each chunk has the same ID", OpenAI's chunk object reference;
+  the Go SDK's accumulator refuses such a chunk, streamaccumulator.go). An
+  empty id says nothing (Azure's content-filter chunk sends one first);
+* ``stream.call_index``: an openai-chat call that starts at an index other
+  than the next free one (the first call at 0, then 1, ...): openai-python's
+  stream helper subscripts its list of calls with the index
+  (src/openai/lib/streaming/chat/_completions.py) and fails on a gap, the
+  Go SDK's accumulator leaves an empty call in the gap (streamaccumulator.go,
+  BerriAI/litellm#32759); an
+  Anthropic block index leaking into ``tool_calls[].index`` is the usual
+  cause (router-for-me/CLIProxyAPI#5229, NVIDIA-NeMo/Switchyard#712).
 
-Not violations: the real-server quirks of WIRE.md 1.1 (repeated ``id:""``,
-a trailing empty-arguments fragment, indices not starting at 0: the codec
-notes none of them), an anthropic ``ping``, event or delta types added after
-the docs were written (Anthropic asks clients to ignore unknown events), and
-an ``error`` event ending a stream early (both dialects document it), which
-also excuses the end-of-stream events that then never come. Shape problems
-of one event (``invalid_chunk``, ``invalid_event``, ``arguments_not_string``)
-belong to ``schema.response``.
+Not violations: the real-server quirks of WIRE.md 1.1 (repeated ``id:""``
+on fragments, a trailing empty-arguments fragment), what the official SDKs
+accept (chunks without a ``finish_reason`` key before the last, as xAI and
+DashScope send them; Azure's first chunk with empty ``choices``, an empty id
+and ``prompt_filter_results``; an anthropic stream stopped by ``max_tokens``
+whose last block never got its ``content_block_stop``, as in
+anthropic-sdk-python's incomplete_partial_json_response fixture), an
+anthropic ``ping``, event or delta types added after the docs were written
+(Anthropic asks clients to ignore unknown events), and an ``error`` event
+ending a stream early (both dialects document it), which also excuses the
+end-of-stream events that then never come. Shape problems of one event
+(``invalid_chunk``, ``invalid_event``, ``arguments_not_string``) belong to
+``schema.response``.
+
+One problem repeated through a stream (the same issue code on many events)
+is one finding that says how many times and where it first and last showed.
 """
 
 from __future__ import annotations
@@ -98,10 +120,19 @@ def _path(issue: StreamIssue) -> str:
 
 
 def _issue_findings(code: str, issues: list[StreamIssue]) -> list[Finding]:
-    return [
-        finding(code, f"{_path(issue)}: {issue.message}", _path(issue), actual=issue.code)
-        for issue in issues
-    ]
+    """One finding per issue code: a problem repeated through a stream is
+    reported once, with how often and where it first and last showed."""
+    groups: dict[str, list[StreamIssue]] = {}
+    for issue in issues:
+        groups.setdefault(issue.code, []).append(issue)
+    found = []
+    for group in groups.values():
+        first = group[0]
+        message = f"{_path(first)}: {first.message}"
+        if len(group) > 1:
+            message += f" ({len(group)} times in this stream, the last at {_path(group[-1])})"
+        found.append(finding(code, message, _path(first), actual=first.code))
+    return found
 
 
 def _calls(stream: StreamTranscript) -> list[tuple[int, ToolCall]]:
@@ -231,9 +262,32 @@ def check_event_order(stream: StreamTranscript) -> list[Finding]:
     codes = EVENT_ORDER_CODES[family]
     if any(issue.code in ERROR_CODES for issue in stream.issues):
         codes = codes - EXCUSED_BY_ERROR[family]
+    if family == "anthropic" and _stop_reason(stream) == "max_tokens":
+        # Both Anthropic SDKs accept a block cut by max_tokens without its
+        # content_block_stop (their incomplete_partial_json_response fixture).
+        codes = codes - {"block_not_stopped"}
     echoes = _collision_echoes(stream) if family == "anthropic" else set()
     issues = [i for n, i in enumerate(stream.issues) if i.code in codes and n not in echoes]
     return _issue_findings("stream.event_order", issues)
+
+
+def _stop_reason(stream: StreamTranscript) -> str | None:
+    choices = stream.response.choices
+    return choices[0].stop_reason.canonical if choices else None
+
+
+def check_chunk_id(stream: StreamTranscript) -> list[Finding] | None:
+    if stream.dialect == ANTHROPIC_MESSAGES or not stream.response.id:
+        return None  # no chunk id to compare
+    issues = [issue for issue in stream.issues if issue.code == "id_changed"]
+    return _issue_findings("stream.chunk_id", issues)
+
+
+def check_call_index(stream: StreamTranscript) -> list[Finding]:
+    if stream.dialect == ANTHROPIC_MESSAGES:
+        return []
+    issues = [issue for issue in stream.issues if issue.code == "index_not_dense"]
+    return _issue_findings("stream.call_index", issues)
 
 
 def check_partial_json(stream: StreamTranscript) -> list[Finding]:
@@ -368,7 +422,33 @@ def _shares_indices(stream: StreamTranscript) -> bool:
     return len(_calls(stream)) >= 2
 
 
+def _openai_stream_with_calls(
+    check: Callable[[StreamTranscript], list[Finding]],
+) -> PayloadCheck:
+    inner = _stream_with_calls(check)
+
+    def run(payload: PayloadUnderTest) -> list[Finding] | None:
+        if payload.dialect == ANTHROPIC_MESSAGES:
+            return None  # anthropic block indices are stream.event_order's
+        return inner(payload)
+
+    return run
+
+
+def _chunk_id(payload: PayloadUnderTest) -> list[Finding] | None:
+    stream = payload.stream
+    if stream is None or _data_chunks(stream) < 2:
+        return None  # one chunk has no other id to differ from
+    return check_chunk_id(stream)
+
+
+def _data_chunks(stream: StreamTranscript) -> int:
+    return sum(1 for event in stream.events if event.data.lstrip().startswith("{"))
+
+
 PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
+    "stream.chunk_id": _chunk_id,
+    "stream.call_index": _openai_stream_with_calls(check_call_index),
     "stream.index_collision": _stream_with_calls(check_index_collision, _shares_indices),
     "stream.event_order": _stream_only(check_event_order),
     "stream.partial_json": _stream_with_calls(check_partial_json),

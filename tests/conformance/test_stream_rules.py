@@ -144,6 +144,8 @@ def violated(put: PayloadUnderTest) -> list[str]:
 def test_a_well_formed_openai_stream_holds() -> None:
     found = results(openai_stream(*two_calls()))
     assert found == {
+        "stream.chunk_id": [],
+        "stream.call_index": [],
         "stream.index_collision": [],
         "stream.event_order": [],
         "stream.partial_json": [],
@@ -172,7 +174,8 @@ def test_non_streams_are_out_of_scope() -> None:
     [
         "repeated empty id",
         "trailing empty arguments",
-        "indices from 1",
+        "no finish_reason key before the last chunk",
+        "azure content-filter chunk first",
     ],
 )
 def test_real_server_quirks_are_not_violations(quirk: str) -> None:
@@ -188,15 +191,41 @@ def test_real_server_quirks_are_not_violations(quirk: str) -> None:
         )
     elif quirk == "trailing empty arguments":
         events.insert(5, fragment(1, ""))
+    elif quirk == "no finish_reason key before the last chunk":
+        # xAI and DashScope leave the key out until the last chunk.
+        events = [_without_finish_key(e) if e is not events[-2] else e for e in events]
     else:
-        events = [
-            chunk({"role": "assistant", "content": None}),
-            fragment(1, "", id="call_a", name="get_weather"),
-            fragment(1, '{"city": "Lisbon"}'),
-            chunk(finish="tool_calls"),
-            DONE,
-        ]
-    assert violated(openai_stream(*events)) == []
+        # Azure OpenAI: a first chunk with empty choices, empty id and model.
+        events.insert(0, AZURE_FILTER_CHUNK)
+    put = openai_stream(*events)
+    assert violated(put) == []
+    assert put.stream is not None and put.stream.response.id == "chatcmpl-1"
+    assert put.stream.response.model == "m"
+
+
+AZURE_FILTER_CHUNK = SSEEvent(
+    json.dumps(
+        {
+            "choices": [],
+            "created": 0,
+            "id": "",
+            "model": "",
+            "object": "",
+            "prompt_filter_results": [
+                {"prompt_index": 0, "content_filter_results": {"hate": {"filtered": False}}}
+            ],
+        }
+    )
+)
+
+
+def _without_finish_key(event: SSEEvent) -> SSEEvent:
+    if event.data == "[DONE]":
+        return event
+    data = json.loads(event.data)
+    for choice in data["choices"]:
+        choice.pop("finish_reason", None)
+    return SSEEvent(json.dumps(data))
 
 
 def test_an_error_event_may_end_a_stream() -> None:

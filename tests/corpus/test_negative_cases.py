@@ -274,6 +274,12 @@ def _reindex_calls(events: list[dict[str, Any]]) -> None:
         fragment["index"] = index
 
 
+def _one_chunk_id(events: list[dict[str, Any]]) -> None:
+    for event in events:
+        if isinstance(event["data"], dict):
+            event["data"]["id"] = "chatcmpl-2EHCQqsRzdOlFskNehCMu2oOMTXhSjey"
+
+
 def _message_start_first(events: list[dict[str, Any]]) -> None:
     start = next(i for i, e in enumerate(events) if e["event"] == "message_start")
     events.insert(0, events.pop(start))
@@ -358,6 +364,11 @@ REPAIRS: dict[str, Edit] = {
     "negative/stream-index-collision": in_stream(0, _reindex_calls),
     "negative/stream-event-order": in_stream(0, _message_start_first),
     "negative/stream-partial-json": in_stream(0, _arguments_as_delta),
+    "negative/stream-call-index-claude-proxy": in_stream(0, _reindex_calls),
+    "negative/stream-chunk-id": in_stream(0, _one_chunk_id),
+    "negative/fidelity-stop-reason-content": in_response(
+        0, lambda b: _set(b["choices"][0], "finish_reason", "stop")
+    ),
     "negative/replay-assistant-altered": _restore_text,
     "negative/schema-request": in_request(0, lambda b: _set(b, "max_tokens", 1024)),
     "negative/schema-response": in_response(

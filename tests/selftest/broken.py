@@ -4,14 +4,21 @@ Every rule code of the catalogue has at least one adapter here that must
 trigger it (``breaks``) and no other MUST rule (tests/selftest/test_broken_adapters.py).
 The adapters live in ``broken_requests`` (conversation history),
 ``broken_reasoning`` (DeepSeek replay, Anthropic thinking) and
-``broken_responses`` (responses, streams, Qwen XML). ``replay.assistant_altered``
+``broken_responses`` (responses, streams, Qwen XML) and ``broken_streams``
+(chunk ids, call indices, stop reason against content). ``replay.assistant_altered``
 is judged on a multi-request cassette by ``toolwire lint``, not on an adapter's
 output: its broken input is a hand-altered cassette, built in the test.
 """
 
 from __future__ import annotations
 
-from tests.selftest import broken_reasoning, broken_requests, broken_responses, broken_vanish
+from tests.selftest import (
+    broken_reasoning,
+    broken_requests,
+    broken_responses,
+    broken_streams,
+    broken_vanish,
+)
 from tests.selftest.broken_base import BrokenAdapter
 
 # Codes no adapter run can trigger, and how the self-test triggers them instead.
@@ -22,7 +29,13 @@ NOT_FROM_ADAPTERS = {
 
 def _adapters() -> tuple[type[BrokenAdapter], ...]:
     found = []
-    for module in (broken_requests, broken_reasoning, broken_responses, broken_vanish):
+    for module in (
+        broken_requests,
+        broken_reasoning,
+        broken_responses,
+        broken_vanish,
+        broken_streams,
+    ):
         for value in vars(module).values():
             if (
                 isinstance(value, type)

@@ -22,6 +22,7 @@ from typing import Any, TypeGuard
 
 from harness.dialects.anthropic_messages.blocks import parse_block
 from harness.dialects.anthropic_messages.response import parse_response
+from harness.dialects.partial_json import CUT_STOP_REASONS, cut_off_value
 from harness.errors import WireFormatError
 from harness.model import (
     ANTHROPIC_MESSAGES,
@@ -49,6 +50,7 @@ ISSUE_CODES = (
     "stop_without_start",  # content_block_stop for an index never started / stopped
     "block_not_stopped",
     "invalid_partial_json",  # input_json_delta fragments do not join to JSON
+    "input_cut_off",  # a tool input cut short by max_tokens, kept as the SDKs keep it
     "missing_message_delta",
     "missing_message_stop",
     "after_message_stop",
@@ -64,6 +66,8 @@ _DELTAS: dict[str, tuple[tuple[str, ...] | None, str, str]] = {
     "thinking_delta": (("thinking",), "thinking", "thinking"),
     "signature_delta": (("thinking",), "signature", "signature"),
     "input_json_delta": (None, "input", "partial_json"),
+    # Replaces the block's content and encrypted_content (as the SDKs do).
+    "compaction_delta": (("compaction",), "content", "content"),
 }
 
 
@@ -83,6 +87,7 @@ class _OpenBlock:
 class _BadArguments:
     text: str
     error: str
+    position: int | None = None
 
 
 @dataclass
@@ -178,6 +183,11 @@ class _Reassembler:
             reason = f"block {index} started after {len(self.blocks)} other block(s)"
             self.note("index_out_of_order", reason, position)
         self.blocks[index] = _OpenBlock(block=block)
+        served_by = block.get("to") if block.get("type") == "fallback" else None
+        if isinstance(served_by, dict) and isinstance(served_by.get("model"), str):
+            # A fallback block names the model that served the answer: the
+            # non-streamed message carries that model (both SDKs relabel too).
+            self.current_message(position)["model"] = served_by["model"]
 
     def on_block_delta(self, position: int, data: dict[str, Any]) -> None:
         index, delta = data.get("index"), data.get("delta")
@@ -215,10 +225,9 @@ class _Reassembler:
         try:
             open_block.block["input"] = json.loads(text)
         except ValueError as exc:
-            reason = f"input_json_delta fragments of block {index} are not JSON: {exc}"
-            self.note("invalid_partial_json", reason, position)
+            # Judged in result(): a stream stopped by max_tokens may cut an input short.
             open_block.block["input"] = text
-            self.bad_arguments[index] = _BadArguments(text=text, error=str(exc))
+            self.bad_arguments[index] = _BadArguments(text=text, error=str(exc), position=position)
 
     def on_message_delta(self, position: int, data: dict[str, Any]) -> None:
         message = self.current_message(position)
@@ -244,6 +253,22 @@ class _Reassembler:
         self.current_message(position)
         self.saw_stop = True
 
+    def resolve_bad_arguments(self, stop_reason: Any) -> None:
+        """Inputs whose fragments are not JSON: at max_tokens, a prefix cut short
+        keeps what anthropic-sdk-python keeps of it; anything else is reported."""
+        for index, bad in sorted(self.bad_arguments.items()):
+            cut, value = (
+                cut_off_value(bad.text) if stop_reason in CUT_STOP_REASONS else (False, None)
+            )
+            if cut:
+                self.blocks[index].block["input"] = value
+                del self.bad_arguments[index]
+                reason = f"the input of block {index} was cut off by {stop_reason}: kept {value!r}"
+                self.note("input_cut_off", reason[:300], bad.position)
+            else:
+                reason = f"input_json_delta fragments of block {index} are not JSON: {bad.error}"
+                self.note("invalid_partial_json", reason, bad.position)
+
     def result(self) -> Response:
         if self.message is None:
             self.note("missing_message_start", "stream has no message_start", None)
@@ -257,6 +282,7 @@ class _Reassembler:
             self.note("missing_message_delta", "stream has no message_delta", None)
         if not self.saw_stop:
             self.note("missing_message_stop", "stream did not end with message_stop", None)
+        self.resolve_bad_arguments(message.get("stop_reason"))
         order = sorted(self.blocks)
         message["content"] = [self.blocks[i].block for i in order]
         response = parse_response(message)
@@ -298,6 +324,11 @@ def _apply_delta(
         if not isinstance(block.get("citations"), list):
             block["citations"] = []
         block["citations"].append(piece)
+    elif delta_type == "compaction_delta":
+        # Each compaction_delta carries the whole summary: it replaces, not appends.
+        block["content"] = piece
+        if "encrypted_content" in delta:
+            block["encrypted_content"] = delta["encrypted_content"]
     elif delta_type == "citations_delta" or not isinstance(piece, str):
         state.note("invalid_event", f"{delta_type} has no valid `{delta_key}`", position)
     elif delta_type == "input_json_delta":

@@ -9,12 +9,21 @@ non-streamed response would parse: same blocks, ``raw_arguments`` = the joined
 argument text, ``content_form`` "string" when any content delta was non-null
 (else "null"), same stop reason, usage, id and model.
 
+A call cut off by ``finish_reason: length`` keeps the arguments text as
+streamed and, as its value, what the SDKs read of that prefix
+(``harness.dialects.partial_json``).
+
 Tolerated quirks of real compatible servers (WIRE.md 1.1): a repeated
 ``id:""`` or the same id on later fragments, a trailing empty-arguments
-fragment, indices not starting at 0, ``usage: null`` on every chunk, a final
-chunk with empty ``choices`` and the usage. Problems are reported as
+fragment, ``usage: null`` on every chunk, a final chunk with empty
+``choices`` and the usage, a first chunk with empty ``choices`` and an empty
+id (Azure's ``prompt_filter_results``), no ``finish_reason`` key on the
+chunks before the last (xAI, DashScope). Indices not starting at 0 are
+reassembled but noted (``index_not_dense``). Problems are reported as
 ``StreamIssue`` s, never raised (codes: ``invalid_json``, ``invalid_chunk``,
 ``stream_error``, ``index_collision``, ``fragment_without_start``,
+``index_not_dense`` (a new call at an index other than the next free one),
+``id_changed`` (a chunk id other than the stream's first non-empty one),
 ``fragment_without_index``, ``name_conflict``, ``arguments_not_string``,
 ``missing_done``, ``after_done``, ``empty_stream``).
 
@@ -41,6 +50,7 @@ from harness.dialects.openai_chat.common import (
     type_name,
 )
 from harness.dialects.openai_chat.messages import REASONING_FIELDS
+from harness.dialects.partial_json import CUT_STOP_REASONS, cut_off_value
 from harness.model import (
     Block,
     Choice,
@@ -66,7 +76,7 @@ class _CallState:
     extra: dict[str, Any] = field(default_factory=dict)
     function_extra: dict[str, Any] = field(default_factory=dict)
 
-    def to_call(self) -> ToolCall:
+    def to_call(self, finish_reason: str | None = None) -> ToolCall:
         extra = dict(self.extra)
         if self.function_extra:
             extra["function"] = dict(self.function_extra)
@@ -80,6 +90,11 @@ class _CallState:
             )
         raw = "".join(self.arguments)
         arguments, error = decode_arguments(raw)
+        if error is not None and finish_reason in CUT_STOP_REASONS:
+            # Cut off by the token limit: keep what was streamed, as the SDKs do.
+            cut, value = cut_off_value(raw)
+            if cut:
+                arguments, error = value, None
         return ToolCall(self.id, self.name, arguments, raw, error, extra)
 
 
@@ -105,7 +120,8 @@ class _ChoiceState:
             blocks.append(TextBlock("".join(self.content)))
         # Calls in index order; a call split off by an index collision stays
         # right after its sibling (the sort is stable).
-        blocks.extend(c.to_call() for c in sorted(self.calls, key=lambda c: c.index))
+        calls = sorted(self.calls, key=lambda c: c.index)
+        blocks.extend(c.to_call(self.finish_reason) for c in calls)
         message = Turn(
             role=self.role or "assistant",
             blocks=tuple(blocks),
@@ -168,10 +184,18 @@ class _Reassembler:
         self.feed_chunk(chunk)
 
     def feed_chunk(self, chunk: Mapping[str, Any]) -> None:
-        if self.id is None and isinstance(chunk.get("id"), str):
-            self.id = chunk["id"]
-        if self.model is None and isinstance(chunk.get("model"), str):
-            self.model = chunk["model"]
+        chunk_id = chunk.get("id")
+        if isinstance(chunk_id, str) and chunk_id:
+            # An empty id (Azure's content-filter chunk sends one first) says nothing.
+            if not self.id:
+                self.id = chunk_id
+            elif chunk_id != self.id:
+                self.issue("id_changed", f"chunk id {chunk_id!r} differs from {self.id!r}")
+        elif self.id is None and isinstance(chunk_id, str):
+            self.id = chunk_id
+        model = chunk.get("model")
+        if isinstance(model, str) and (self.model is None or (model and not self.model)):
+            self.model = model
         if isinstance(chunk.get("usage"), dict):
             self.usage = chunk["usage"]
         extra = self.extra
@@ -266,6 +290,14 @@ class _Reassembler:
         name = function.get("name")
         call = state.current_call.get(index)
         if call is None:
+            if index != len(state.current_call):
+                # Clients place calls by index (openai-python's stream helper
+                # subscripts its list of calls with it).
+                self.issue(
+                    "index_not_dense",
+                    f"a new tool call starts at index {index}; the next free index is "
+                    f"{len(state.current_call)}",
+                )
             if new_id is None and not (isinstance(name, str) and name):
                 self.issue(
                     "fragment_without_start",
