@@ -52,6 +52,15 @@ def _signed(view: AssistantView) -> list[_Signed]:
     return items
 
 
+def _has_signature_field(view: AssistantView) -> bool:
+    """Any thinking block of the view with a signature (``""`` included, which
+    is judged and accepted) or redacted data."""
+    return any(
+        placed.block.signature is not None or placed.block.redacted_data is not None
+        for placed in view.thinking
+    )
+
+
 def _short(value: str) -> str:
     return repr(value) if len(value) <= 16 else repr(value[:12] + "…")
 
@@ -107,9 +116,9 @@ def check_signature_invented(
     pairs = aligned_views(source, output)
     if pairs is None:
         return None
-    judged = [(s, o) for s, o in pairs if _signed(o)]
+    judged = [(s, o) for s, o in pairs if _has_signature_field(o)]
     if not judged:
-        return None  # no signature in the output: nothing can be invented
+        return None  # no signature field in the output: nothing can be invented
     return [item for s, o in judged for item in _judge_view(s, o)]
 
 

@@ -11,7 +11,7 @@ output: its broken input is a hand-altered cassette, built in the test.
 
 from __future__ import annotations
 
-from tests.selftest import broken_reasoning, broken_requests, broken_responses
+from tests.selftest import broken_blind, broken_reasoning, broken_requests, broken_responses
 from tests.selftest.broken_base import BrokenAdapter
 
 # Codes no adapter run can trigger, and how the self-test triggers them instead.
@@ -22,7 +22,7 @@ NOT_FROM_ADAPTERS = {
 
 def _adapters() -> tuple[type[BrokenAdapter], ...]:
     found = []
-    for module in (broken_requests, broken_reasoning, broken_responses):
+    for module in (broken_requests, broken_reasoning, broken_responses, broken_blind):
         for value in vars(module).values():
             if (
                 isinstance(value, type)
