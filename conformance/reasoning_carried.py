@@ -47,6 +47,19 @@ def carries_reasoning(view: AssistantView, opaque_counts: bool = True) -> bool:
     return False
 
 
+def extra_reasoning(view: AssistantView) -> list[object]:
+    """Reasoning the codec does not read but the source message carries in a
+    field of its own: OpenRouter's ``reasoning_details`` (text, encrypted data,
+    Anthropic signatures), LiteLLM's ``thinking_blocks``. Non-empty values of
+    message fields named for reasoning or thinking."""
+    return [
+        value
+        for turn in view.turns
+        for key, value in turn.extra.items()
+        if ("reasoning" in key or "thinking" in key) and value not in (None, "", [], {})
+    ]
+
+
 def _reasoning_size(view: AssistantView) -> str:
     text = view.thinking_text()
     if text and text.strip():
@@ -147,9 +160,10 @@ def check_invented(
         return None  # the output carries no reasoning: nothing can be invented
     found = []
     for source_view, output_view in judged:
-        # Any reasoning in the source, even redacted or signed only, is a
-        # reason for the output's; whether its text is right is altered's.
-        if carries_reasoning(source_view):
+        # Any reasoning in the source, even redacted, signed only or in a field
+        # the codec does not read, is a reason for the output's; whether its
+        # text is right is altered's.
+        if carries_reasoning(source_view) or extra_reasoning(source_view):
             continue
         path = output_view.thinking[0].path
         text = output_view.thinking_text()

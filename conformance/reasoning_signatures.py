@@ -14,7 +14,9 @@ signatures the output carries that the source never had (when every source
 signature is kept), and kept ones that moved to another block or order. An
 empty signature is no signature: ``signature: ""`` on reasoning from a dialect
 without signatures is the documented convention (docs/conventions.md,
-"Thinking in deepseek-chat").
+"Thinking in deepseek-chat"). A signature the source carried in a field the
+codec does not read (OpenRouter's ``reasoning_details``, LiteLLM's
+``thinking_blocks``) is carried, not invented.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from conformance.context import (
     RoundTripUnderTest,
 )
 from conformance.findings import Finding, finding
-from conformance.reasoning_carried import aligned_views
+from conformance.reasoning_carried import aligned_views, extra_reasoning
 from conformance.reasoning_views import AssistantView
 from harness.model import ANTHROPIC_MESSAGES, Conversation, Response
 
@@ -52,6 +54,21 @@ def _signed(view: AssistantView) -> list[_Signed]:
     return items
 
 
+def _strings(values: list[object]) -> set[str]:
+    """Every string inside ``values`` (nested lists and objects included)."""
+    found: set[str] = set()
+    stack = list(values)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return found
+
+
 def _has_signature_field(view: AssistantView) -> bool:
     """Any thinking block of the view with a signature (``""`` included, which
     is judged and accepted) or redacted data."""
@@ -72,10 +89,11 @@ def _judge_view(source_view: AssistantView, output_view: AssistantView) -> list[
     found = []
     if not all(item.value in output_values for item in source_items):
         return []  # a source signature is missing or changed: signature_lost says so
+    elsewhere = _strings(extra_reasoning(source_view))
     for item in output_items:
         kind = source_kinds.get(item.value)
-        if kind == item.kind:
-            continue
+        if kind == item.kind or (kind is None and item.value in elsewhere):
+            continue  # kept, or carried by the source in a field of its own
         if kind is None and not source_items:
             why = f"{source_view.describe()} in the source carried no signature at all"
         elif kind is None:

@@ -311,3 +311,40 @@ def test_the_new_musts_cite_documents() -> None:
     for code in ("reasoning.dropped", "reasoning.invented", "reasoning.signature_invented"):
         rule = get_rule(code)
         assert rule.docs and all(url.startswith("https://") for url in rule.docs)
+
+
+# --- reasoning carried in fields the codecs do not read --------------------------
+
+OPENROUTER_SIGNATURE = "T3BlblJvdXRlciBzaWdu"
+
+
+def test_a_signature_carried_in_openrouter_reasoning_details_is_not_invented() -> None:
+    # OpenRouter returns an Anthropic model's signature in reasoning_details
+    # (https://openrouter.ai/docs/use-cases/reasoning-tokens): a converter that
+    # puts it back on the thinking block keeps it, it does not make it up.
+    detail = {
+        "type": "reasoning.text",
+        "text": REASONING,
+        "signature": OPENROUTER_SIGNATURE,
+        "format": "anthropic-claude-v1",
+        "index": 0,
+    }
+    source = openai_answer(reasoning=REASONING, reasoning_details=[detail])
+    output = thinking_answer(
+        {"type": "thinking", "thinking": REASONING, "signature": OPENROUTER_SIGNATURE}
+    )
+    assert codes(check("reasoning.signature_invented", source, output)) == []
+    assert codes(check("reasoning.invented", source, output)) == []
+    forged = thinking_answer({"type": "thinking", "thinking": REASONING, "signature": "Rm9yZ2Vk"})
+    assert codes(check("reasoning.signature_invented", source, forged)) == [
+        "reasoning.signature_invented"
+    ]
+
+
+def test_encrypted_reasoning_details_alone_are_reasoning_of_the_source() -> None:
+    detail = {"type": "reasoning.encrypted", "data": "RW5jcnlwdGVk", "index": 0}
+    source = openai_answer(reasoning_details=[detail])
+    output = thinking_answer(REDACTED)
+    assert codes(check("reasoning.invented", source, output)) == []
+    assert codes(check("reasoning.signature_invented", source, output)) == []
+    assert codes(check("reasoning.invented", openai_answer(), output)) == ["reasoning.invented"]
