@@ -89,7 +89,11 @@ class ReasoningPlaceholder(BrokenAdapter):
     damaged = frozenset({("request", ANTHROPIC, DEEPSEEK)})
     # The trip back would carry the placeholder into a thinking block.
     no_round_trip = True
-    shows_on = ("single-tool/weather-anthropic", "parallel/two-cities-anthropic")
+    shows_on = (
+        "single-tool/weather-anthropic",
+        "parallel/two-cities-anthropic",
+        "parallel/thinking-off-two-calls-anthropic",
+    )
 
     def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
         for message in messages_of(output, "assistant"):
@@ -180,7 +184,11 @@ class CallsSplitIntoTurns(BrokenAdapter):
     )
     damaged = frozenset({("request", ANTHROPIC, OPENAI)})
     no_round_trip = True
-    shows_on = ("parallel/two-cities-anthropic", "parallel/five-calls-four-tools-anthropic")
+    shows_on = (
+        "parallel/two-cities-anthropic",
+        "parallel/five-calls-four-tools-anthropic",
+        "parallel/thinking-off-two-calls-anthropic",
+    )
 
     def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
         output["messages"] = _split_calls(output["messages"], "tool")
