@@ -33,7 +33,7 @@ from conformance.context import (
 )
 from conformance.findings import Finding, finding
 from conformance.paths import block_path, response_block_path, turn_path
-from conformance.reasoning_carried import carries_reasoning
+from conformance.reasoning_carried import carries_reasoning, extra_reasoning
 from conformance.reasoning_views import AssistantView, assistant_views, thinking_pairs
 from conformance.timeline import ASSISTANT_ROLES, timeline_of
 from harness.model import (
@@ -177,6 +177,11 @@ def _emptied(output: Conversation | Response, view: AssistantView) -> bool:
     return isinstance(output, Response) and not carries_reasoning(view)
 
 
+def _returned(view: AssistantView) -> bool:
+    """The source view carries reasoning (reasoning_carried's reading)."""
+    return carries_reasoning(view) or bool(extra_reasoning(view))
+
+
 def check_altered(
     source: Conversation | Response,
     output: Conversation | Response,
@@ -186,8 +191,9 @@ def check_altered(
 
     Reasoning the output leaves out is judged by replay_missing and
     signature_lost (where the target requires it), not here; with
-    ``emptied_elsewhere`` (a response conversion), a response whose reasoning
-    is gone or blank is left to reasoning.dropped / not_carried.
+    ``emptied_elsewhere`` (a conversion), a response whose reasoning is gone
+    or blank is left to reasoning.dropped / not_carried, and text where the
+    source returned none (``reasoning_content: ""``) to reasoning.invented.
     """
     pairs = thinking_pairs(source, output, lambda s: s.thinking_text() is not None)
     if not pairs:
@@ -199,6 +205,8 @@ def check_altered(
             continue
         if emptied_elsewhere and _emptied(output, output_view):
             continue  # the whole reasoning is gone: reasoning.dropped or not_carried
+        if emptied_elsewhere and not _returned(source_view):
+            continue  # the model returned none: what the output carries is invented
         signed = any(t.block.signature for t in output_view.thinking)
         if not signed and _whitespace_only(expected, actual):
             continue  # unsigned reasoning: surrounding whitespace is not an alteration

@@ -348,3 +348,12 @@ def test_encrypted_reasoning_details_alone_are_reasoning_of_the_source() -> None
     assert codes(check("reasoning.invented", source, output)) == []
     assert codes(check("reasoning.signature_invented", source, output)) == []
     assert codes(check("reasoning.invented", openai_answer(), output)) == ["reasoning.invented"]
+
+
+def test_text_where_the_model_returned_an_empty_reasoning_is_invented_not_altered() -> None:
+    # DeepSeek returned reasoning_content "" (no reasoning): a thinking block with
+    # text in the output is made up, one defect under one code.
+    source = deepseek_answer(reasoning_content="")
+    output = thinking_answer({"type": "thinking", "thinking": "Thinking...", "signature": ""})
+    assert codes(check("reasoning.invented", source, output)) == ["reasoning.invented"]
+    assert codes(check("reasoning.altered", source, output)) == []

@@ -92,13 +92,30 @@ class ReasoningPlaceholder(BrokenAdapter):
     shows_on = (
         "single-tool/weather-anthropic",
         "parallel/two-cities-anthropic",
-        "parallel/thinking-off-two-calls-anthropic",
     )
 
     def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
         for message in messages_of(output, "assistant"):
             if message.get("reasoning_content") == "":
                 message["reasoning_content"] = "(reasoning not available)"
+        return output
+
+
+class ThinkingInvented(BrokenAdapter):
+    breaks = "reasoning.invented"
+    defect = (
+        "opens every anthropic answer built from DeepSeek with a thinking block, "
+        "placeholder text where DeepSeek returned no reasoning"
+    )
+    damaged = frozenset({("response", DEEPSEEK, ANTHROPIC)})
+    no_round_trip = True
+    shows_on = ("parallel/thinking-off-two-calls-deepseek",)
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        content = blocks(output)
+        if not any(block.get("type") == "thinking" for block in content):
+            placeholder = {"type": "thinking", "thinking": "Thinking...", "signature": ""}
+            output["content"] = [placeholder, *content]
         return output
 
 
@@ -187,7 +204,6 @@ class CallsSplitIntoTurns(BrokenAdapter):
     shows_on = (
         "parallel/two-cities-anthropic",
         "parallel/five-calls-four-tools-anthropic",
-        "parallel/thinking-off-two-calls-anthropic",
     )
 
     def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
