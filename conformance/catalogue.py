@@ -38,6 +38,12 @@ ANTHROPIC_STOP_REASONS = "https://docs.anthropic.com/en/api/handling-stop-reason
 # The official Go SDK's ChatCompletionAccumulator: refuses a chunk whose id is
 # not the stream's, and places each call fragment at tool_calls[index].
 OPENAI_GO_ACCUMULATOR = "https://github.com/openai/openai-go/blob/main/streamaccumulator.go"
+ANTHROPIC_PARALLEL = (
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/parallel-tool-use"
+)
+# Anthropic's maintainers on what the signature check rejects (edited, reordered,
+# merged thinking blocks, or blocks another model produced), with the recorded 400s.
+ANTHROPIC_SIGNATURE_400 = "https://github.com/anthropics/anthropic-sdk-python/issues/1598"
 
 ANTHROPIC = "anthropic-messages"
 OPENAI_FAMILY = frozenset({"openai-chat", "deepseek-chat", "qwen-xml"})
@@ -228,6 +234,15 @@ RULES: tuple[Rule, ...] = (
         ANTHROPIC_TOOLS,
         OPENAI_TOOLS,
     ),
+    _rule(
+        "ordering.parallel_calls_split",
+        "SHOULD",
+        "conversion roundtrip",
+        "The tool calls of one assistant turn stay in one assistant turn: calls spread "
+        "over several turns read as dependent calls made one after another.",
+        ANTHROPIC_PARALLEL,
+        OPENAI_TOOLS,
+    ),
     # fidelity
     _rule(
         "fidelity.arguments",
@@ -380,6 +395,57 @@ RULES: tuple[Rule, ...] = (
         "payload",
         "Thinking blocks come first in the assistant content.",
         ANTHROPIC_THINKING,
+        dialects=frozenset({ANTHROPIC}),
+    ),
+    _rule(
+        "reasoning.dropped",
+        "MUST",
+        "conversion",
+        "The reasoning of a response that makes tool calls reaches the converted response or "
+        "stream, so that the client can send it back as DeepSeek thinking mode and Anthropic "
+        "extended thinking require.",
+        DEEPSEEK_THINKING,
+        ANTHROPIC_THINKING,
+        dialects=frozenset({ANTHROPIC, "deepseek-chat"}),
+        profile_levels={"deepseek-reasoner-legacy": None},
+    ),
+    _rule(
+        "reasoning.not_carried",
+        "SHOULD",
+        "conversion",
+        "Reasoning a response carries reaches the converted response or stream where nothing "
+        "requires it back (a final answer, a target without a documented reasoning field): "
+        "losing it hides what the model returned.",
+        DEEPSEEK_THINKING,
+        ANTHROPIC_THINKING,
+    ),
+    _rule(
+        "reasoning.invented",
+        "MUST",
+        "conversion",
+        "The output carries no reasoning where the source carried none: no placeholder or "
+        "made-up reasoning text, no redacted_thinking block of its own.",
+        ANTHROPIC_THINKING,
+        ANTHROPIC_SIGNATURE_400,
+        DEEPSEEK_THINKING,
+        # Anthropic rejects thinking blocks it did not produce; the openai family
+        # documents no rejection, so there it is a SHOULD.
+        profile_levels={
+            "openai": "SHOULD",
+            "deepseek-thinking": "SHOULD",
+            "deepseek-reasoner-legacy": "SHOULD",
+            "qwen3-coder": "SHOULD",
+        },
+    ),
+    _rule(
+        "reasoning.signature_invented",
+        "MUST",
+        "conversion roundtrip",
+        "Every thinking signature and redacted_thinking data in the output is one the source "
+        "carried, on the same block in the same order; an empty signature on reasoning that "
+        "had none is the documented convention.",
+        ANTHROPIC_THINKING,
+        ANTHROPIC_SIGNATURE_400,
         dialects=frozenset({ANTHROPIC}),
     ),
     # xml

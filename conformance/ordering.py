@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import pairwise
 
-from conformance.context import PayloadCheck, PayloadUnderTest
+from conformance import ordering_blocks, ordering_calls
+from conformance.context import ConversionCheck, PayloadCheck, PayloadUnderTest, RoundTripCheck
 from conformance.findings import Finding, finding
-from conformance.ordering_blocks import CONVERSION_CHECKS, ROUNDTRIP_CHECKS
 from conformance.paths import block_path, turn_path
 from conformance.timeline import CallTurn, ResultSite, call_turns, timeline_of
 from harness.model import ANTHROPIC_MESSAGES, Conversation, ToolResult
@@ -347,6 +347,15 @@ PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
         _on_requests(check_system_placement, _has_system_prompt)
     ),
     "ordering.result_order": _with_results(_merge_blind(check_result_order), _several_answers),
+}
+
+CONVERSION_CHECKS: dict[str, ConversionCheck] = {
+    **ordering_blocks.CONVERSION_CHECKS,
+    **ordering_calls.CONVERSION_CHECKS,
+}
+ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {
+    **ordering_blocks.ROUNDTRIP_CHECKS,
+    **ordering_calls.ROUNDTRIP_CHECKS,
 }
 
 __all__ = [

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from conformance import reasoning_carried as carried
+from conformance import reasoning_signatures as signatures
 from conformance.context import (
     ConversionCheck,
     ConversionUnderTest,
@@ -31,6 +33,7 @@ from conformance.context import (
 )
 from conformance.findings import Finding, finding
 from conformance.paths import block_path, response_block_path, turn_path
+from conformance.reasoning_carried import carries_reasoning, extra_reasoning
 from conformance.reasoning_views import AssistantView, assistant_views, thinking_pairs
 from conformance.timeline import ASSISTANT_ROLES, timeline_of
 from harness.model import (
@@ -169,13 +172,28 @@ def _whitespace_only(a: str, b: str) -> bool:
     return a.strip() == b.strip()
 
 
+def _emptied(output: Conversation | Response, view: AssistantView) -> bool:
+    """A response that lost all its reasoning (reasoning_carried judges it)."""
+    return isinstance(output, Response) and not carries_reasoning(view)
+
+
+def _returned(view: AssistantView) -> bool:
+    """The source view carries reasoning (reasoning_carried's reading)."""
+    return carries_reasoning(view) or bool(extra_reasoning(view))
+
+
 def check_altered(
-    source: Conversation | Response, output: Conversation | Response
+    source: Conversation | Response,
+    output: Conversation | Response,
+    emptied_elsewhere: bool = False,
 ) -> list[Finding] | None:
     """Reasoning that reaches the output is the source's text, unchanged.
 
     Reasoning the output leaves out is judged by replay_missing and
-    signature_lost (where the target requires it), not here.
+    signature_lost (where the target requires it), not here; with
+    ``emptied_elsewhere`` (a conversion), a response whose reasoning is gone
+    or blank is left to reasoning.dropped / not_carried, and text where the
+    source returned none (``reasoning_content: ""``) to reasoning.invented.
     """
     pairs = thinking_pairs(source, output, lambda s: s.thinking_text() is not None)
     if not pairs:
@@ -184,8 +202,14 @@ def check_altered(
     judged = False  # reasoning the output left out is not compared here
     for source_view, output_view in pairs:
         expected, actual = source_view.thinking_text(), output_view.thinking_text()
-        judged = judged or (actual is not None and expected is not None)
-        if actual is None or expected is None or actual == expected:
+        if actual is None or expected is None:
+            continue
+        if emptied_elsewhere and _emptied(output, output_view):
+            continue  # the whole reasoning is gone: reasoning.dropped or not_carried
+        if emptied_elsewhere and not _returned(source_view):
+            continue  # the model returned none: what the output carries is invented
+        judged = True
+        if actual == expected:
             continue
         signed = any(t.block.signature for t in output_view.thinking)
         if not signed and _whitespace_only(expected, actual):
@@ -216,7 +240,9 @@ def _signed_items(view: AssistantView) -> list[tuple[str, str, str]]:
 
 
 def check_signature_lost(
-    source: Conversation | Response, output: Conversation | Response
+    source: Conversation | Response,
+    output: Conversation | Response,
+    emptied_elsewhere: bool = False,
 ) -> list[Finding] | None:
     """Signatures and redacted data survive into an anthropic-messages output.
 
@@ -233,6 +259,8 @@ def check_signature_lost(
         kept = {value for _, value, _ in _signed_items(output_view)}
         if not source_view.open_loop and not output_view.thinking:
             continue  # thinking of an earlier turn may be omitted whole
+        if emptied_elsewhere and _emptied(output, output_view):
+            continue  # a response that lost all its reasoning: reasoning.dropped or not_carried
         judged = True
         for kind, value, path in _signed_items(source_view):
             if value in kept:
@@ -257,8 +285,11 @@ def _short(value: str) -> str:
 def check_replay_kept(
     source: Conversation | Response, output: Conversation | Response
 ) -> list[Finding] | None:
-    """Reasoning of a tool-call stretch in the source reaches the deepseek-chat output."""
-    if isinstance(output, Conversation) and thinking_disabled(output):
+    """Reasoning of a tool-call stretch in the source reaches the deepseek-chat output
+    request. A response that loses it is reasoning.dropped's (one defect, one code)."""
+    if isinstance(output, Response):
+        return None
+    if thinking_disabled(output):
         return None  # not thinking mode: nothing has to come back
     pairs = thinking_pairs(
         source, output, lambda s: s.tool_stretch and s.thinking_text() is not None
@@ -348,6 +379,12 @@ def _conversion(check: Compare, target: str | None = None) -> ConversionCheck:
     return run
 
 
+def _response_aware(check: Callable[..., list[Finding] | None]) -> Compare:
+    """``check`` leaving a response whose reasoning is gone to reasoning.dropped
+    and reasoning.not_carried (one defect, one code)."""
+    return lambda source, output: check(source, output, emptied_elsewhere=True)
+
+
 def _roundtrip(check: Compare, via: str | None = None) -> RoundTripCheck:
     def run(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
         original = roundtrip.original.conversation or roundtrip.original.response
@@ -370,10 +407,15 @@ PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
 }
 CONVERSION_CHECKS: dict[str, ConversionCheck] = {
     "reasoning.replay_missing": _conversion(check_replay_kept, DEEPSEEK_CHAT),
-    "reasoning.altered": _conversion(check_altered),
-    "reasoning.signature_lost": _conversion(check_signature_lost, ANTHROPIC_MESSAGES),
+    "reasoning.altered": _conversion(_response_aware(check_altered)),
+    "reasoning.signature_lost": _conversion(
+        _response_aware(check_signature_lost), ANTHROPIC_MESSAGES
+    ),
+    **carried.CONVERSION_CHECKS,
+    **signatures.CONVERSION_CHECKS,
 }
 ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {
     "reasoning.altered": _roundtrip(check_altered),
     "reasoning.signature_lost": _roundtrip(check_signature_lost, ANTHROPIC_MESSAGES),
+    **signatures.ROUNDTRIP_CHECKS,
 }

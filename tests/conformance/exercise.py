@@ -102,6 +102,32 @@ def _thinking(case: CaseView) -> Iterator[ThinkingBlock]:
         yield from (b for b in turn.blocks if isinstance(b, ThinkingBlock))
 
 
+def _carries_reasoning(block: ThinkingBlock) -> bool:
+    return bool(block.text or block.signature or block.redacted_data)
+
+
+def _response_reasoning(case: CaseView) -> bool:
+    """A response (or reassembled stream) whose message holds reasoning."""
+    return any(
+        isinstance(block, ThinkingBlock) and _carries_reasoning(block)
+        for response in case.responses
+        for choice in response.choices
+        for block in choice.message.blocks
+    )
+
+
+def _data_chunks(stream: StreamTranscript) -> int:
+    return sum(1 for event in stream.events if event.data.lstrip().startswith("{"))
+
+
+def _streamed_calls(stream: StreamTranscript) -> bool:
+    return any(
+        isinstance(block, ToolCall)
+        for choice in stream.response.choices
+        for block in choice.message.blocks
+    )
+
+
 def _answers_per_call_turn(conversation: Conversation) -> Iterator[int]:
     """For each assistant turn with calls: how many of its calls are answered
     before the next assistant turn."""
@@ -217,6 +243,12 @@ EXERCISES: dict[str, Predicate] = {
     "ordering.block_order": lambda c: any(
         _ordered_items(t) >= 2 for t in c.messages if t.role in ASSISTANT
     ),
+    "ordering.parallel_calls_split": lambda c: any(
+        len(_blocks(turn, ToolCall)) >= 2
+        for conversation in c.requests
+        for turn in conversation.turns
+        if turn.role in ASSISTANT
+    ),
     "ordering.result_order": lambda c: any(
         n >= 2 for r in c.requests for n in _answers_per_call_turn(r)
     ),
@@ -234,6 +266,8 @@ EXERCISES: dict[str, Predicate] = {
     "fidelity.usage": lambda c: any(r.usage is not None for r in c.responses),
     "fidelity.empty_content": lambda c: bool(c.requests),
     "fidelity.roundtrip": _roundtrip_subject,
+    "fidelity.stop_reason_content": lambda c: bool(c.responses),
+    "fidelity.empty_text_added": lambda c: any(True for _ in c.messages),
     # reasoning
     "reasoning.replay_missing": lambda c: any(
         t.role in ASSISTANT and _blocks(t, ToolCall) for t in c.messages
@@ -244,6 +278,10 @@ EXERCISES: dict[str, Predicate] = {
     "reasoning.altered": lambda c: any(b.text is not None for b in _thinking(c)),
     "reasoning.signature_lost": lambda c: any(b.signature or b.redacted_data for b in _thinking(c)),
     "reasoning.position": lambda c: any(True for _ in _thinking(c)),
+    "reasoning.dropped": _response_reasoning,
+    "reasoning.not_carried": _response_reasoning,
+    "reasoning.invented": lambda c: any(_carries_reasoning(b) for b in _thinking(c)),
+    "reasoning.signature_invented": lambda c: any(True for _ in _thinking(c)),
     # xml
     "xml.call_not_parsed": lambda c: _qwen(c) and _response_calls(c) >= 1,
     "xml.parameter_type": lambda c: _qwen(c) and "<parameter=" in _xml_text(c),
@@ -256,6 +294,11 @@ EXERCISES: dict[str, Predicate] = {
     "stream.index_collision": lambda c: any(_indexed_items(s) >= 2 for s in c.streams),
     "stream.event_order": lambda c: bool(c.streams),
     "stream.partial_json": lambda c: bool(c.streams) and _has_calls(c),
+    "stream.chunk_id": lambda c: any(_data_chunks(s) >= 2 for s in c.streams),
+    # A Qwen stream's calls are markup until a parser makes them structured.
+    "stream.call_index": lambda c: (
+        any(_streamed_calls(s) for s in c.streams) or (bool(c.streams) and _has_calls(c))
+    ),
     # replay
     "replay.assistant_altered": lambda c: len(c.case.interactions) >= 2,
     # schema

@@ -139,8 +139,16 @@ ALWAYS_ON_REQUESTS = {
     "fidelity.empty_content",
     "reasoning.replay_forbidden",  # (only with an assistant message: none here)
     "fidelity.text",
+    "fidelity.empty_text_added",  # every anthropic output's text blocks are its subject
 }
-ALWAYS_ON_RESPONSES = {"schema.response", "fidelity.text", "fidelity.stop_reason", "fidelity.usage"}
+ALWAYS_ON_RESPONSES = {
+    "schema.response",
+    "fidelity.text",
+    "fidelity.empty_text_added",
+    "fidelity.stop_reason",
+    "fidelity.stop_reason_content",  # every answer's stop reason is its subject
+    "fidelity.usage",
+}
 # Anthropic requests always carry max_tokens: a request parameter to bring back.
 ALWAYS_ON_ROUNDTRIP = {"fidelity.roundtrip"}
 

@@ -585,8 +585,14 @@ def test_every_twin_is_a_faithful_conversion_for_these_families(
     source = next(p for p in case_payloads(corpus_case(case_id)) if p.label == label)
     output = next(p for p in case_payloads(corpus_case(twin_id)) if p.label == label)
     checks = {**CONVERSION_CHECKS, **xml.CONVERSION_CHECKS, **stream.CONVERSION_CHECKS}
+    # A twin recorded from Anthropic carries the signatures Anthropic issued,
+    # which no converter from a dialect without signatures could produce: that
+    # twin is the expected reasoning, not the expected signatures.
+    unsigned_source = source.dialect != "anthropic-messages"
     for pair in (conversion(source, output), conversion(source, source)):
         problems = {code: check(pair) for code, check in checks.items()}
+        if unsigned_source and pair.output is output:
+            problems.pop("reasoning.signature_invented")
         assert {code: found for code, found in problems.items() if found} == {}
     for code, check in ROUNDTRIP_CHECKS.items():
         assert not check(roundtrip(source, source, "anthropic-messages")), code

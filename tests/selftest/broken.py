@@ -13,6 +13,7 @@ output: its broken input is a hand-altered cassette, built in the test.
 from __future__ import annotations
 
 from tests.selftest import (
+    broken_blind,
     broken_reasoning,
     broken_requests,
     broken_responses,
@@ -35,6 +36,7 @@ def _adapters() -> tuple[type[BrokenAdapter], ...]:
         broken_responses,
         broken_vanish,
         broken_streams,
+        broken_blind,
     ):
         for value in vars(module).values():
             if (

@@ -48,6 +48,11 @@ FOUND: dict[str, dict[str, str]] = {
         "fidelity.arguments": "single-tool/weather-openai",
         # deepseek-chat -> deepseek-chat: the request import reads no reasoning.
         "reasoning.replay_missing": "reasoning-replay/deepseek-two-step",
+        # Its re-emitted streams drop the thinking ("thinking dropped (openai
+        # export)"): on a tool-call turn the client cannot send it back (MUST) ...
+        "reasoning.dropped": "thinking/stream-deepseek",
+        # ... and on a final answer, or toward the legacy reasoner, it is lost (SHOULD).
+        "reasoning.not_carried": "streaming/thinking-replay-deepseek",
         # Corpus gap: no bundled stream has text and a call fragment in one chunk.
         "stream.reassembly": TEXT_IN_CALL_CHUNK_CASE,
         "schema.request": "single-tool/weather-openai",
@@ -66,11 +71,11 @@ NOT_FOUND: dict[str, dict[str, str]] = {
         "fidelity.usage": "the response is unreadable (schema.response): usage is never compared",
         # Description: A has no deepseek-chat target, where the rule is judged.
         "reasoning.replay_missing": "judged on deepseek-chat output only; A has none",
-        # Description, and a rule gap: signatures are judged on anthropic output
-        # only; A drops thinking on its way to openai-chat, and no rule judges
-        # reasoning dropped there although docs/conventions.md carries it as
-        # reasoning_content in responses.
+        # Description: signatures are judged on anthropic output only. A drops
+        # thinking on its way to openai-chat (reasoning.not_carried's subject), but
+        # its responses are unreadable (schema.response), so no rule judges them.
         "reasoning.signature_lost": "judged on anthropic-messages output only",
+        "reasoning.not_carried": "the response is unreadable (schema.response)",
     },
     "naive-b": {
         # Description: B puts a result after text (and text before tool messages on
