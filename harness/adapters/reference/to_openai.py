@@ -62,6 +62,19 @@ from harness.model import (
 )
 
 
+def is_server_tool_block(block: OpaqueBlock) -> bool:
+    """``server_tool_use`` / ``mcp_tool_use`` and the results Anthropic's server
+    tools return (``web_search_tool_result``, ``web_fetch_tool_result``,
+    ``bash_code_execution_tool_result``...):
+    https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool"""
+    return block.type in _SERVER_CALLS or (
+        block.type.endswith("_tool_result") and block.type != "tool_result"
+    )
+
+
+_SERVER_CALLS = frozenset({"server_tool_use", "mcp_tool_use"})
+
+
 def _call_to_openai(call: ToolCall, where: str) -> ToolCall:
     if not isinstance(call.arguments, dict):
         kind = type(call.arguments).__name__
@@ -90,6 +103,14 @@ def _assistant_turn(turn: Turn, where: str, target: str, with_reasoning: bool) -
     unsupported = [
         b for b in turn.blocks if not isinstance(b, TextBlock | ThinkingBlock | ToolCall)
     ]
+    server = [b for b in unsupported if isinstance(b, OpaqueBlock) and is_server_tool_block(b)]
+    if server:
+        # The provider ran these tools itself; Chat Completions has no block for
+        # them, and dropping them would hide from the model what it saw.
+        raise UnsupportedConversion(
+            f"{where}: an assistant {server[0].type!r} block is a tool that Anthropic ran on "
+            "its side; Chat Completions has no equivalent for server-side tool blocks"
+        )
     if unsupported:
         kind = unsupported[0].type if isinstance(unsupported[0], OpaqueBlock) else "tool_result"
         raise ConversionError(
