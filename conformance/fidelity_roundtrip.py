@@ -110,7 +110,9 @@ def _parameters(conversation: Conversation) -> dict[str, Any]:
         values["max_tokens"] = limit
     stop_key = "stop_sequences" if conversation.dialect == ANTHROPIC_MESSAGES else "stop"
     stop = extra.get(stop_key)
-    if stop is not None:
+    # An empty list names no stop sequence: it stops on nothing, as no stop does
+    # (https://platform.openai.com/docs/api-reference/chat/create, ``stop``).
+    if stop is not None and stop != []:
         values["stop"] = [stop] if isinstance(stop, str) else stop
     if conversation.stream:  # false and absent say the same
         values["stream"] = True

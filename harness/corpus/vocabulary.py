@@ -33,6 +33,7 @@ FEATURES: tuple[str, ...] = (
     "nested-arguments",
     "long-conversation",
     "limits",
+    "server-tools",
     "negative",
 )
 NEGATIVE_FEATURE = "negative"

@@ -26,14 +26,16 @@ Two matchers (docs/proxies.md "Matching"):
   was carried (string or parts), error flags, message boundaries, the order
   of results and where text sits between calls are left to the rules, which
   judge them with precise codes. A result's leading ``Error:`` marker is
-  ignored, as docs/conventions.md says. Paths compare from after their last ``/v1``
-  segment (``/v1/chat/completions`` equals DeepSeek's ``/chat/completions``);
+  ignored, as docs/conventions.md says. Paths compare from after their last
+  version segment (``/v1/chat/completions`` equals DeepSeek's ``/chat/completions`` and
+  z.ai's ``/api/paas/v4/chat/completions``);
   the query is ignored.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
@@ -151,11 +153,16 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
+# A version segment (``/v1/``, z.ai's ``/api/paas/v4/``): paths compare from after the last one.
+_VERSION_SEGMENT = re.compile(r"/v[0-9]+/")
+
+
 def endpoint_of(path: str) -> str:
-    """``/v1/chat/completions`` and ``/chat/completions`` name the same endpoint."""
+    """``/v1/chat/completions``, ``/chat/completions`` and z.ai's
+    ``/api/paas/v4/chat/completions`` name the same endpoint."""
     route = urlsplit(path).path.rstrip("/") or "/"
-    marker = route.rfind("/v1/")
-    return route[marker + 3 :] if marker >= 0 else route
+    markers = list(_VERSION_SEGMENT.finditer(route))
+    return route[markers[-1].end() - 1 :] if markers else route
 
 
 # --- the conversation key ------------------------------------------------------

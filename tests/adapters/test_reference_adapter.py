@@ -92,6 +92,47 @@ def test_an_anthropic_stream_becomes_chunks_ending_in_done() -> None:
     assert final and final[0]["usage"]["completion_tokens"] > 0
 
 
+@pytest.mark.parametrize(
+    ("case_id", "source", "target", "stop"),
+    [
+        ("truncated-stream/mid-string-value-anthropic", ANTHROPIC_MESSAGES, OPENAI_CHAT, "length"),
+        (
+            "truncated-stream/mid-string-value-anthropic",
+            ANTHROPIC_MESSAGES,
+            DEEPSEEK_CHAT,
+            "length",
+        ),
+        ("truncated-stream/mid-string-value-openai", OPENAI_CHAT, ANTHROPIC_MESSAGES, "max_tokens"),
+    ],
+)
+def test_a_call_cut_off_by_the_output_limit_passes_through_as_it_came(
+    case_id: str, source: str, target: str, stop: str
+) -> None:
+    """Its arguments are not JSON and cannot be completed without guessing: the
+    converter passes the text on, beside the same stop reason."""
+    events = payload_of(corpus()[case_id].interactions[0], "stream")
+    out = ADAPTER.convert(events, "stream", source, target)
+    given = answer(source, "stream", events).message.tool_calls[-1]
+    got = answer(target, "stream", out)
+    assert got.stop_reason.raw == stop
+    call = got.message.tool_calls[-1]
+    assert (call.name, call.arguments, call.raw_arguments) == (
+        given.name,
+        None,
+        given.raw_arguments,
+    )
+
+
+def test_broken_arguments_are_still_refused_when_the_output_was_not_cut_off() -> None:
+    events = payload_of(
+        corpus()["truncated-stream/mid-string-value-openai"].interactions[0], "stream"
+    )
+    # The same stream, ended as if the call were complete.
+    ended = json.loads(json.dumps(events).replace('"length"', '"tool_calls"'))
+    with pytest.raises(ConversionError, match="not valid JSON"):
+        ADAPTER.convert(ended, "stream", OPENAI_CHAT, ANTHROPIC_MESSAGES)
+
+
 def test_a_stream_may_also_be_given_as_event_stream_text() -> None:
     case = corpus()["thinking/stream-deepseek"]
     interaction = case.interactions[0]

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from harness.adapters.base import UnsupportedConversion
 from harness.adapters.reference import ConversionError, ReferenceAdapter
 from harness.adapters.reference.ids import ANTHROPIC_ID, from_anthropic_id, to_anthropic_id
 from harness.errors import ToolwireError
@@ -60,12 +61,48 @@ def test_a_function_without_parameters_gets_an_empty_object_schema() -> None:
     assert out["tools"] == [{"name": "ping", "input_schema": {"type": "object", "properties": {}}}]
 
 
-def test_tools_without_an_equivalent_are_refused() -> None:
+def test_tools_without_an_equivalent_are_declined_as_unsupported() -> None:
     server_tool = {"type": "web_search_20250305", "name": "web_search", "max_uses": 3}
-    with pytest.raises(ConversionError, match=r"tools\[0\] is a 'web_search_20250305' tool"):
-        ADAPTER.convert(
-            anthropic_request(tools=[server_tool]), "request", ANTHROPIC_MESSAGES, OPENAI_CHAT
-        )
+    for target in (OPENAI_CHAT, DEEPSEEK_CHAT):
+        with pytest.raises(UnsupportedConversion, match=r"tools\[0\] is a 'web_search_20250305'"):
+            ADAPTER.convert(
+                anthropic_request(tools=[server_tool]), "request", ANTHROPIC_MESSAGES, target
+            )
+
+
+SERVER_TURN = [
+    {"type": "text", "text": "Searching."},
+    {"type": "server_tool_use", "id": "srvtoolu_01A", "name": "web_search", "input": {"q": "x"}},
+    {
+        "type": "web_search_tool_result",
+        "tool_use_id": "srvtoolu_01A",
+        "content": [{"type": "web_search_result", "title": "X", "url": "https://x.example"}],
+    },
+    {"type": "text", "text": "Found it."},
+]
+
+
+@pytest.mark.parametrize("target", [OPENAI_CHAT, DEEPSEEK_CHAT])
+def test_server_tool_blocks_are_declined_as_unsupported(target: str) -> None:
+    """Anthropic ran these tools itself: no Chat Completions block can carry them,
+    so the adapter declines (verdict ``unsupported``) instead of raising an error."""
+    replayed = anthropic_request(
+        messages=[HI, {"role": "assistant", "content": SERVER_TURN}, HI], tools=[ANTHROPIC_WEATHER]
+    )
+    with pytest.raises(UnsupportedConversion, match="'server_tool_use' block"):
+        ADAPTER.convert(replayed, "request", ANTHROPIC_MESSAGES, target)
+    response = {
+        "id": "msg_01A",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": SERVER_TURN,
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 5},
+    }
+    with pytest.raises(UnsupportedConversion, match="server-side tool blocks"):
+        ADAPTER.convert(response, "response", ANTHROPIC_MESSAGES, target)
 
 
 # (openai fields, anthropic tool_choice)

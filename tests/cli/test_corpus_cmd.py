@@ -241,7 +241,7 @@ def _yaml_error(root: Path) -> None:
 _FEATURES = (
     "single-tool, parallel, mixed-text, error-result, reasoning-replay, thinking, qwen-xml, "
     "streaming, multi-turn, empty-content, unicode, large-arguments, nested-arguments, "
-    "long-conversation, limits, negative"
+    "long-conversation, limits, server-tools, negative"
 )
 BAD_CORPORA: list[tuple[str, Callable[[Path], None], list[str]]] = [
     (

@@ -90,6 +90,18 @@ def test_lost_request_parameters() -> None:
     assert roundtrip_codes(_original(), returned, "openai-chat") == {"fidelity.roundtrip"}
 
 
+def test_an_empty_stop_list_may_come_back_as_no_stop() -> None:
+    """``stop: []`` names no stop sequence, the same as no ``stop``: a converter
+    that drops it on the way (Anthropic has nothing to carry) loses nothing."""
+    check = fidelity.ROUNDTRIP_CHECKS["fidelity.roundtrip"]
+    original = openai_request([{"role": "user", "content": "Hi"}], stop=[])
+    returned = openai_request([{"role": "user", "content": "Hi"}])
+    assert check(RoundTripUnderTest(original, returned, "anthropic-messages")) == []
+    # A stop sequence that is lost is still a finding.
+    stopped = openai_request([{"role": "user", "content": "Hi"}], stop=["END"])
+    assert only(check(RoundTripUnderTest(stopped, returned, "anthropic-messages"))).path == "stop"
+
+
 def test_a_parameter_the_original_did_not_set_may_appear() -> None:
     original = openai_request([{"role": "user", "content": "Hi"}])
     returned = openai_request([{"role": "user", "content": "Hi"}], max_tokens=4096)

@@ -367,6 +367,36 @@ def test_truncated_anthropic_fragments_are_partial_json() -> None:
     assert found is not None and found[0].path == "events[1]"
 
 
+def test_a_last_call_cut_off_by_the_output_limit_is_not_partial_json() -> None:
+    """A stream that stops at max_tokens (openai: length) while the model writes
+    a call's arguments ends with the arguments unfinished: the documented shape
+    of an incomplete tool_use block, not a broken stream."""
+    cut = [
+        chunk({"role": "assistant", "content": None}),
+        fragment(0, "", id="call_a", name="get_weather"),
+        fragment(0, '{"city": "Lis'),
+        chunk(finish="length"),
+        DONE,
+    ]
+    assert results(openai_stream(*cut))["stream.partial_json"] == []
+    anthropic_cut = [
+        event("message_start", message=MESSAGE),
+        *tool_block(0, "toolu_a", "get_weather", '{"city": ', '"Lis'),
+        event(
+            "message_delta",
+            delta={"stop_reason": "max_tokens", "stop_sequence": None},
+            usage={"output_tokens": 40},
+        ),
+        event("message_stop"),
+    ]
+    assert results(anthropic_stream(*anthropic_cut))["stream.partial_json"] == []
+    # An earlier call cannot have been cut off: its broken fragments still count.
+    earlier = two_calls()
+    earlier[2] = fragment(0, '{"city": "Lis')
+    earlier[5] = chunk(finish="length")
+    assert violated(openai_stream(*earlier)) == ["stream.partial_json"]
+
+
 def test_a_call_with_no_arguments_streamed_is_partial_json() -> None:
     events = [
         chunk({"role": "assistant"}),

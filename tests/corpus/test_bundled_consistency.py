@@ -6,9 +6,12 @@ and every Qwen XML expectation is what the oracle parser extracts.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from conformance.semantic import (
+    MessageSummary,
     comparable,
     relabel_ids,
     semantic_conversation,
@@ -27,16 +30,35 @@ TWIN_PAIRS = sorted(
 QWEN_CASES = [case for case in CORPUS if case.dialect == "qwen-xml"]
 
 
+def _same_wording(summaries: list[MessageSummary]) -> list[MessageSummary]:
+    """Arguments that are not JSON (a call cut off by the output limit) compare
+    as broken: each codec words the decoder's error its own way."""
+    return [
+        replace(
+            summary,
+            calls=tuple(
+                replace(call, arguments_error=call.arguments_error and "not JSON")
+                for call in summary.calls
+            ),
+        )
+        for summary in summaries
+    ]
+
+
 def _summaries(case: Case, kind: str, *dialects: str) -> list[object]:
     summaries: list[object] = []
     for payload in case_payloads(case, kind):  # type: ignore[arg-type]
         if payload.under_test.conversation is not None:
             messages = semantic_conversation(payload.under_test.conversation)
-            summaries.append(relabel_ids([comparable(m, *dialects) for m in messages]))
+            summaries.append(
+                _same_wording(relabel_ids([comparable(m, *dialects) for m in messages]))
+            )
         else:
             response = payload.under_test.response
             assert response is not None
-            summaries.append(relabel_ids([comparable(semantic_message(response), *dialects)]))
+            summaries.append(
+                _same_wording(relabel_ids([comparable(semantic_message(response), *dialects)]))
+            )
     return summaries
 
 

@@ -187,7 +187,7 @@ _VERSION_HINT = (
 _FEATURES = (
     "single-tool, parallel, mixed-text, error-result, reasoning-replay, thinking, qwen-xml, "
     "streaming, multi-turn, empty-content, unicode, large-arguments, nested-arguments, "
-    "long-conversation, limits, negative"
+    "long-conversation, limits, server-tools, negative"
 )
 _PROFILES = (
     "openai, anthropic, anthropic-strict, deepseek-thinking, deepseek-reasoner-legacy, qwen3-coder"

@@ -93,6 +93,8 @@ def test_a_fresh_recording_is_preferred_then_repeats_are_allowed() -> None:
         ("/v1/chat/completions", "/chat/completions"),
         ("/chat/completions", "/chat/completions"),
         ("/anthropic/v1/messages?beta=true", "/messages"),
+        ("/api/paas/v4/chat/completions", "/chat/completions"),
+        ("/openai/v1/chat/completions", "/chat/completions"),
         ("/openai/deployments/x/chat/completions", "/openai/deployments/x/chat/completions"),
     ],
 )

@@ -323,7 +323,9 @@ class EmptyTextBlock(BrokenAdapter):
         for message in messages_of(output, "assistant"):
             content = blocks(message)
             if content and not any(b.get("type") == "text" for b in content):
-                content.insert(0, {"type": "text", "text": ""})
+                # Where the text would go: after the thinking a turn starts with.
+                at = sum(1 for b in content if b.get("type") in ("thinking", "redacted_thinking"))
+                content.insert(at, {"type": "text", "text": ""})
         return output
 
 

@@ -36,6 +36,7 @@ from harness.adapters.reference.params import params_to_anthropic
 from harness.adapters.reference.stop_reasons import to_anthropic_stop
 from harness.adapters.reference.thinking import anthropic_thinking_blocks
 from harness.adapters.reference.tools import choice_to_anthropic, tools_to_anthropic
+from harness.adapters.reference.truncated import cut_off_call, is_cut_off
 from harness.model import (
     ANTHROPIC_MESSAGES,
     Block,
@@ -73,20 +74,23 @@ def arguments_object(call: ToolCall, where: str) -> JsonObject:
     return call.arguments
 
 
-def call_to_anthropic(call: ToolCall, where: str) -> ToolCall:
+def call_to_anthropic(call: ToolCall, where: str, cut_off: bool = False) -> ToolCall:
+    kept = cut_off_call(call, to_anthropic_id(call.id)) if cut_off else None
+    if kept is not None:
+        return kept
     return ToolCall(
         id=to_anthropic_id(call.id), name=call.name, arguments=arguments_object(call, where)
     )
 
 
-def _assistant_blocks(turn: Turn, where: str) -> list[Block]:
+def _assistant_blocks(turn: Turn, where: str, cut_off: bool = False) -> list[Block]:
     content = [b for b in turn.blocks if not isinstance(b, ThinkingBlock | ToolCall)]
     blocks: list[Block] = [*anthropic_thinking_blocks(turn.blocks)]
     blocks.extend(to_anthropic_content(content, where))
     refusal = turn.extra.get("refusal")
     if isinstance(refusal, str) and refusal:
         blocks.append(TextBlock(refusal))
-    blocks.extend(call_to_anthropic(call, where) for call in turn.tool_calls)
+    blocks.extend(call_to_anthropic(call, where, cut_off) for call in turn.tool_calls)
     return blocks
 
 
@@ -191,7 +195,9 @@ def response_to_anthropic(response: Response) -> Response:
             hint="convert a response with exactly one choice (n=1)",
         )
     choice = response.choices[0]
-    blocks = _assistant_blocks(choice.message, "choices[0].message")
+    blocks = _assistant_blocks(
+        choice.message, "choices[0].message", cut_off=is_cut_off(choice.stop_reason)
+    )
     has_calls = any(isinstance(b, ToolCall) for b in blocks)
     usage = response.usage or Usage()
     return Response(

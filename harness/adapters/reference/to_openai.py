@@ -45,6 +45,7 @@ from harness.adapters.reference.params import params_to_openai, thinking_disable
 from harness.adapters.reference.stop_reasons import to_openai_finish
 from harness.adapters.reference.thinking import fill_replay_reasoning, reasoning_content_block
 from harness.adapters.reference.tools import choice_to_openai, tools_to_openai
+from harness.adapters.reference.truncated import cut_off_call, is_cut_off
 from harness.model import (
     DEEPSEEK_CHAT,
     Block,
@@ -62,7 +63,23 @@ from harness.model import (
 )
 
 
-def _call_to_openai(call: ToolCall, where: str) -> ToolCall:
+def is_server_tool_block(block: OpaqueBlock) -> bool:
+    """``server_tool_use`` / ``mcp_tool_use`` and the results Anthropic's server
+    tools return (``web_search_tool_result``, ``web_fetch_tool_result``,
+    ``bash_code_execution_tool_result``...):
+    https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool"""
+    return block.type in _SERVER_CALLS or (
+        block.type.endswith("_tool_result") and block.type != "tool_result"
+    )
+
+
+_SERVER_CALLS = frozenset({"server_tool_use", "mcp_tool_use"})
+
+
+def _call_to_openai(call: ToolCall, where: str, cut_off: bool = False) -> ToolCall:
+    kept = cut_off_call(call, from_anthropic_id(call.id)) if cut_off else None
+    if kept is not None:
+        return kept
     if not isinstance(call.arguments, dict):
         kind = type(call.arguments).__name__
         raise ConversionError(
@@ -82,7 +99,9 @@ def _text_turn(role: str, blocks: list[Block]) -> Turn:
     return Turn(role=role, blocks=tuple(blocks), content_form="blocks")
 
 
-def _assistant_turn(turn: Turn, where: str, target: str, with_reasoning: bool) -> Turn:
+def _assistant_turn(
+    turn: Turn, where: str, target: str, with_reasoning: bool, cut_off: bool = False
+) -> Turn:
     blocks: list[Block] = []
     reasoning = reasoning_content_block(turn.blocks)
     if with_reasoning and reasoning is not None:
@@ -90,6 +109,14 @@ def _assistant_turn(turn: Turn, where: str, target: str, with_reasoning: bool) -
     unsupported = [
         b for b in turn.blocks if not isinstance(b, TextBlock | ThinkingBlock | ToolCall)
     ]
+    server = [b for b in unsupported if isinstance(b, OpaqueBlock) and is_server_tool_block(b)]
+    if server:
+        # The provider ran these tools itself; Chat Completions has no block for
+        # them, and dropping them would hide from the model what it saw.
+        raise UnsupportedConversion(
+            f"{where}: an assistant {server[0].type!r} block is a tool that Anthropic ran on "
+            "its side; Chat Completions has no equivalent for server-side tool blocks"
+        )
     if unsupported:
         kind = unsupported[0].type if isinstance(unsupported[0], OpaqueBlock) else "tool_result"
         raise ConversionError(
@@ -97,7 +124,7 @@ def _assistant_turn(turn: Turn, where: str, target: str, with_reasoning: bool) -
             hint="server tool blocks and results cannot be replayed to another provider",
         )
     text = "".join(texts(turn.blocks))
-    calls = [_call_to_openai(call, where) for call in turn.tool_calls]
+    calls = [_call_to_openai(call, where, cut_off) for call in turn.tool_calls]
     # A turn with calls only: OpenAI writes content null, DeepSeek "".
     null_content = bool(calls) and not text and target != DEEPSEEK_CHAT
     form: ContentForm = "blocks" if null_content else "string"
@@ -183,7 +210,13 @@ def conversation_to_openai(conversation: Conversation, target: str) -> Conversat
 def response_to_openai(response: Response, target: str) -> Response:
     choice = response.choices[0]
     _check_names([call.name for call in choice.message.tool_calls])
-    message = _assistant_turn(choice.message, "content", target, with_reasoning=True)
+    message = _assistant_turn(
+        choice.message,
+        "content",
+        target,
+        with_reasoning=True,
+        cut_off=is_cut_off(choice.stop_reason),
+    )
     if not message.tool_calls and not message.text:
         # Nothing to say: content null, as OpenAI writes it.
         blocks = tuple(b for b in message.blocks if not isinstance(b, TextBlock))

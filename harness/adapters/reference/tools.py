@@ -5,8 +5,9 @@ parameters, strict}}`` <-> anthropic ``{name, description, input_schema,
 strict}``. Anthropic requires ``input_schema``; a function without
 ``parameters`` (OpenAI's "no arguments") gets ``{"type": "object",
 "properties": {}}``. Tools of another kind (OpenAI ``custom`` tools,
-Anthropic server tools such as ``web_search_20250305``) have no equivalent
-and are refused with a ``ConversionError``.
+Anthropic server tools such as ``web_search_20250305``) have no equivalent:
+the adapter declines them with ``UnsupportedConversion`` (verdict
+``unsupported``), since the target cannot express the payload at all.
 
 Tool choice (https://platform.openai.com/docs/api-reference/chat/create,
 https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use):
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.adapters.reference.errors import ConversionError
+from harness.adapters.base import UnsupportedConversion
 from harness.model import ToolChoice, ToolDef
 
 EMPTY_INPUT_SCHEMA = {"type": "object", "properties": {}}
@@ -35,9 +36,9 @@ EMPTY_INPUT_SCHEMA = {"type": "object", "properties": {}}
 
 def _plain(tool: ToolDef, position: int, source: str) -> ToolDef:
     if tool.kind != "function":
-        raise ConversionError(
-            f"tools[{position}] is a {tool.kind!r} tool, which has no equivalent outside {source}",
-            hint="offer it as a function tool with a JSON Schema, or drop it before converting",
+        raise UnsupportedConversion(
+            f"tools[{position}] is a {tool.kind!r} tool, which has no equivalent outside {source} "
+            "(offer it as a function tool with a JSON Schema, or drop it before converting)"
         )
     return ToolDef(
         name=tool.name,
