@@ -191,7 +191,12 @@ def check_error_flag(
     """``through``: the dialects the results went through (default: the
     output's). A successful result whose text itself starts with the marker
     cannot stay successful through a dialect without an error flag: the
-    convention reads it as failed, and no converter can say otherwise."""
+    convention reads it as failed, and no converter can say otherwise.
+
+    The convention is accepted, never required (docs/conventions.md): a
+    converter that does not read "Error:" into ``is_error`` loses nothing the
+    source carried, so only a flag the source really carried is judged lost
+    (see ``_failure_still_said``)."""
     flagless = any(d != "anthropic-messages" for d in (through or (output.dialect,)))
     source_results = result_refs(source)
     if not source_results:
@@ -212,6 +217,8 @@ def check_error_flag(
             and flagless
             and result_is_error_by_convention(result_text(source_results[i].result))
         ):
+            continue
+        if was and _failure_still_said(source_results[i], output_results[j], through):
             continue
         ref = output_results[j]
         how = (
@@ -235,3 +242,23 @@ def check_error_flag(
             )
         )
     return found
+
+
+def _failure_still_said(
+    source: ResultRef, output: ResultRef, through: tuple[str, ...] | None
+) -> bool:
+    """Whether a failed result's output, unflagged, lost nothing the source carried.
+
+    * The source had no flag (openai-chat, deepseek-chat): its failure was only
+      the "Error:" text. An unflagged output that keeps that text says as much
+      as the source did; one that also drops the text lost the failure.
+    * A round trip through a dialect without a flag (``through``): the flag
+      could only travel by the convention, whose forward leg is judged on its
+      own conversion (a SHOULD where the target has no flag); the leg back not
+      reading the marker loses nothing more.
+    """
+    if through is not None and any(d != "anthropic-messages" for d in through):
+        return True
+    if source.result.is_error is not None:
+        return False  # a flag the source carried, lost where the target can carry it
+    return result_is_error_by_convention(result_text(output.result))

@@ -264,14 +264,31 @@ class ErrorFlagLost(BrokenAdapter):
 
 
 class IsErrorDropped(BrokenAdapter):
+    # Not reading "Error:" into is_error (openai-chat -> anthropic) loses nothing:
+    # the convention is accepted, not required (tests/selftest/variants.py). A flag
+    # the source carried, dropped where the target can carry it, is the defect.
     breaks = "fidelity.error_flag"
-    defect = "drops is_error when a tool message becomes a tool_result (text kept as is)"
+    defect = "an anthropic pass-through proxy that drops is_error: true from tool results"
+    pass_through = frozenset({("request", ANTHROPIC, ANTHROPIC)})
+    damaged = pass_through
+    shows_on = ("error-result/missing-file-anthropic", "error-result/retry-after-error-anthropic")
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        for result in tool_results(output):
+            result.pop("is_error", None)
+        return output
+
+
+class ErrorMarkerAndFlagLost(BrokenAdapter):
+    breaks = "fidelity.error_flag"
+    defect = "strips the 'Error:' text of a failed tool message and sets no is_error"
     damaged = TO_ANTHROPIC
     shows_on = ("error-result/missing-file-openai", "error-result/retry-after-error-openai")
 
     def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
         for result in tool_results(output):
-            result.pop("is_error", None)
+            if result.pop("is_error", None) and isinstance(result.get("content"), str):
+                result["content"] = result["content"].removeprefix("Error: ")
         return output
 
 
