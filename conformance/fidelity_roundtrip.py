@@ -18,7 +18,8 @@ docs/conventions.md) and the order of text and calls
 * the request parameters both dialects carry: ``temperature``, ``top_p``,
   the output token limit (anthropic ``max_tokens``; openai ``max_tokens`` or
   ``max_completion_tokens``), stop sequences (anthropic ``stop_sequences``;
-  openai ``stop``, a string or a list) and ``stream``. A parameter the
+  openai ``stop``, a string or a list; an empty list is no stop) and
+  ``stream``. A parameter the
   original did not set may appear (anthropic-messages requires
   ``max_tokens``, so a converter must invent one).
 """
@@ -107,7 +108,8 @@ def _parameters(conversation: Conversation) -> dict[str, Any]:
         values["max_tokens"] = limit
     stop_key = "stop_sequences" if conversation.dialect == ANTHROPIC_MESSAGES else "stop"
     stop = extra.get(stop_key)
-    if stop is not None:
+    # An empty list sets no stop sequence: ``stop: []`` and no ``stop`` say the same.
+    if stop is not None and stop != []:
         values["stop"] = [stop] if isinstance(stop, str) else stop
     if conversation.stream:  # false and absent say the same
         values["stream"] = True

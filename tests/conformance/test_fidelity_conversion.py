@@ -266,6 +266,27 @@ def test_an_error_result_read_from_openai_without_its_flag() -> None:
     assert conversion_codes(source, output) == {"fidelity.error_flag"}
 
 
+def test_not_reading_the_marker_into_is_error_loses_nothing() -> None:
+    # openai-chat has no flag: an unflagged tool_result that keeps the Error:
+    # text says all the source said (the convention is accepted, not required).
+    source = _openai_result("Error: not found")
+    for output in (
+        _anthropic_result("Error: not found", None),
+        _anthropic_result("Error: not found", False),
+    ):
+        assert _check("fidelity.error_flag", source, output) == []
+        assert conversion_codes(source, output) == set()
+
+
+def test_a_flag_the_source_carried_lost_where_the_target_carries_it() -> None:
+    source, output = _anthropic_error_result(True), _anthropic_error_result(None)
+    found = only(_check("fidelity.error_flag", source, output))
+    assert "is_error: true" in found.message
+    # Keeping the text "Error: ..." does not make up for a dropped flag there.
+    output = _anthropic_result("Error: not found", None)
+    assert only(_check("fidelity.error_flag", source, output)).expected is True
+
+
 def test_a_result_marked_failed_that_did_not_fail() -> None:
     source, output = _anthropic_error_result(False), _anthropic_error_result(True)
     assert "did not fail" in only(_check("fidelity.error_flag", source, output)).message
