@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from conformance import fidelity
-from conformance.context import ConversionUnderTest
+from conformance.context import ConversionUnderTest, RoundTripUnderTest
 from conformance.fidelity_arguments import json_equal
 from conformance.fidelity_view import pair_up
 from conformance.text import same_text
@@ -381,3 +381,43 @@ def test_a_qwen_xml_source_leaves_text_and_arguments_to_the_xml_rules() -> None:
     output = openai_response({"content": "garbled"})
     assert _check("fidelity.arguments", source, output) is None
     assert _check("fidelity.text", source, output) is None
+
+
+# --- whitespace the target documents as insignificant --------------------------
+
+
+def _ends_on_assistant(text: str, dialect: str) -> Any:
+    messages = [ASK, {"role": "assistant", "content": text}]
+    return openai_request(messages) if dialect == "openai" else anthropic_request(messages)
+
+
+def test_trailing_whitespace_of_a_final_assistant_message_may_go_toward_anthropic() -> None:
+    # Anthropic answers 400 "final assistant content cannot end with trailing whitespace".
+    source, output = (
+        _ends_on_assistant("The answer is ", "openai"),
+        _ends_on_assistant("The answer is", "anthropic"),
+    )
+    assert _check("fidelity.text", source, output) == []
+    check = fidelity.ROUNDTRIP_CHECKS["fidelity.text"]
+    returned = _ends_on_assistant("The answer is", "openai")
+    assert check(RoundTripUnderTest(source, returned, "anthropic-messages")) == []
+
+
+def test_whitespace_anthropic_does_not_require_dropping_is_still_text() -> None:
+    # Toward openai-chat, or not at the very end, trailing whitespace is kept text.
+    source, output = (
+        _ends_on_assistant("The answer is ", "anthropic"),
+        _ends_on_assistant("The answer is", "openai"),
+    )
+    assert only(_check("fidelity.text", source, output)).code == "fidelity.text"
+    check = fidelity.ROUNDTRIP_CHECKS["fidelity.text"]
+    original = _ends_on_assistant("The answer is ", "openai")
+    returned = _ends_on_assistant("The answer is", "openai")
+    assert only(check(RoundTripUnderTest(original, returned, "deepseek-chat"))).path
+    middle = openai_request(
+        [ASK, {"role": "assistant", "content": "Hi "}, {"role": "user", "content": "Go on"}]
+    )
+    trimmed = anthropic_request(
+        [ASK, {"role": "assistant", "content": "Hi"}, {"role": "user", "content": "Go on"}]
+    )
+    assert only(_check("fidelity.text", middle, trimmed)).code == "fidelity.text"
