@@ -107,7 +107,7 @@ MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
     ),
     "pairing.id_pattern": (
         _doc(ANTHROPIC_DOCS, "tool names match ^[a-zA-Z0-9_-]{1,64}$ (64 characters at most)"),
-        _doc(OPENAI_TOOLS, "function names: a-z, A-Z, 0-9, underscores and dashes, 64 at most"),
+        _doc(OPENAI_DOCS, "function names: a-z, A-Z, 0-9, underscores and dashes, 64 at most"),
         _rejected(
             "https://github.com/anomalyco/opencode/issues/1279",
             "Anthropic 400 \"tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'\"",
