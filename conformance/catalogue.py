@@ -157,7 +157,10 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "pairing.id_changed",
-        "MUST",
+        # SHOULD (docs/levels.md): no API rejects ids renamed consistently, and
+        # a rename that breaks the pairing is pairing.orphan_result's and
+        # pairing.unanswered_call's, which are MUST.
+        "SHOULD",
         "conversion roundtrip",
         "Conversion keeps every tool call id and the result that references it, "
         "or maps ids through one consistent, reversible mapping the adapter declares.",

@@ -5,8 +5,10 @@ convention, documented in docs/conventions.md: a failed result's content
 starts with ``Error`` followed by ``:`` (for example ``Error: file not
 found``). A converter from anthropic-messages writes ``is_error: true``
 results that way (keeping the original text after the prefix, or as it is
-when it already starts so); a converter to anthropic-messages reads such a
-result back as ``is_error: true`` (its text kept as it is).
+when it already starts so); a converter to anthropic-messages may read such
+a result back as ``is_error: true`` (its text kept as it is). The convention
+is accepted, not required: a converter that does not adopt it is never
+failed for that at MUST (docs/levels.md).
 
 Comparisons of result *text* ignore the marker on both sides, flagged or
 not: ``Error: x`` and ``x`` say the same thing, and a lost flag is

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from conformance.catalogue import FAMILIES, Rule, rules_in_family
+from conformance.levels import can_be_must, evidence_for
 
 _FAMILY_INTRO = {
     "pairing": "Tool calls and their results find each other by id.",
@@ -46,6 +47,10 @@ def _render_rule(rule: Rule) -> list[str]:
     if rule.dialects:
         lines.append(f"- Applies to: {', '.join(sorted(rule.dialects))}")
     lines.append("- Sources: " + ", ".join(f"<{url}>" for url in rule.docs))
+    if can_be_must(rule):
+        # Why the rule may fail a run (docs/levels.md).
+        lines.append("- Why MUST:")
+        lines.extend(f"  - {e.kind}: {e.says} (<{e.url}>)" for e in evidence_for(rule.code))
     lines.append("")
     return lines
 

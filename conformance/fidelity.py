@@ -107,6 +107,12 @@ def _error_flag_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None
     return check_error_flag(roundtrip.original, roundtrip.returned, None, (roundtrip.via,))
 
 
+def _text_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
+    # Through anthropic-messages a final assistant message loses its trailing
+    # whitespace, as that API requires (conformance.fidelity_text).
+    return check_text(roundtrip.original, roundtrip.returned, None, (roundtrip.via,))
+
+
 def _stop_reason_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
     # Through openai-chat, a stop sequence comes back as a plain end of turn.
     return check_stop_reason(roundtrip.original, roundtrip.returned, (roundtrip.via,))
@@ -129,7 +135,7 @@ CONVERSION_CHECKS: dict[str, ConversionCheck] = {
 }
 ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {
     "fidelity.arguments": _roundtrip_not_for_streams(_roundtrip_with_ids(compare_arguments)),
-    "fidelity.text": _roundtrip_not_for_streams(_roundtrip_with_ids(check_text)),
+    "fidelity.text": _roundtrip_not_for_streams(_text_roundtrip),
     "fidelity.error_flag": _error_flag_roundtrip,
     "fidelity.tool_definitions": _roundtrip_not_for_streams(
         _roundtrip_with_ids(check_tool_definitions)

@@ -1,13 +1,18 @@
 """Request-level fidelity: tool definitions, tool choice, empty content.
 
 fidelity.tool_definitions compares each user-defined tool by name (then by
-position for renamed ones): name, description and parameter schema. Two
-forms mean the same and are not findings: a missing description and an
-empty one; a function without ``parameters`` (OpenAI: "omitting parameters
-defines a function with an empty parameter list") and the empty object
-schema Anthropic's required ``input_schema`` needs. Server tools (a versioned
-``type``) have no counterpart across dialects and are left out. The names a
-call uses are tool names too: a call renamed on the way is reported here.
+position for renamed ones): name, description, ``strict`` and parameter
+schema. Schemas compare by meaning (``conformance.schema_meaning``): key
+order, an empty ``$defs``, ``required: []`` or a local ``$ref`` written in
+place change nothing; a dropped ``enum``, bound, ``description`` or
+``additionalProperties`` does. Other forms that mean the same: a missing
+description and an empty one; ``strict: false`` and none (both dialects
+default to false); a function without ``parameters`` (OpenAI: "omitting
+parameters defines a function with an empty parameter list") and the empty
+object schema Anthropic's required ``input_schema`` needs. Server tools (a
+versioned ``type``) have no counterpart across dialects and are left out.
+The names a call uses are tool names too: a call renamed on the way is
+reported here.
 
 fidelity.tool_choice compares the neutral mode (Anthropic ``any`` is OpenAI
 ``required``), the named tool, and whether parallel calls are allowed
@@ -30,17 +35,15 @@ there, so no form of empty content is a finding in an openai-family payload.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from conformance.context import PayloadUnderTest
-from conformance.fidelity_arguments import json_equal
+from conformance.fidelity_arguments import first_json_difference, json_equal
 from conformance.fidelity_view import call_refs, from_qwen_markup, pair_up, short
 from conformance.findings import Finding, finding
 from conformance.paths import block_path, turn_path
+from conformance.schema_meaning import parameters_meaning
 from conformance.timeline import result_sites
 from harness.model import ANTHROPIC_MESSAGES, Conversation, TextBlock, ToolDef, ToolResult
-
-_EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
 
 
 def _function_tools(conversation: Conversation | None) -> list[ToolDef]:
@@ -59,19 +62,6 @@ def _tools_path(payload: PayloadUnderTest, index: int) -> str:
         if payload.dialect == ANTHROPIC_MESSAGES
         else (f"tools[{position}].function")
     )
-
-
-def _schema(parameters: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    """The parameter schema with the spellings of "no parameters" made one:
-    absent, ``{}``, ``{"type": "object"}``, no ``properties``, ``required: []``."""
-    if not parameters:
-        return _EMPTY_SCHEMA
-    schema = dict(parameters)
-    if schema.get("type") == "object":
-        schema.setdefault("properties", {})
-    if schema.get("required") == []:
-        del schema["required"]
-    return schema
 
 
 def check_tool_definitions(
@@ -124,8 +114,10 @@ def _compare_tool(
     """``output`` is the ``index``-th function tool of ``payload``."""
     renamed = source.name != output.name
     redescribed = (source.description or "") != (output.description or "")
-    reshaped = not json_equal(_schema(source.parameters), _schema(output.parameters))
-    if not (renamed or redescribed or reshaped):
+    restricted = bool(source.strict) != bool(output.strict)
+    before, after = parameters_meaning(source.parameters), parameters_meaning(output.parameters)
+    reshaped = not json_equal(before, after)
+    if not (renamed or redescribed or restricted or reshaped):
         return []  # the usual case: no path to build
     path = _tools_path(payload, index)
     found = []
@@ -150,14 +142,28 @@ def _compare_tool(
                 actual=output.description,
             )
         )
-    if reshaped:
+    if restricted:
         found.append(
             finding(
                 "fidelity.tool_definitions",
-                f"the parameter schema of {source.name!r} at {path} differs from the source's",
+                f"strict mode of {source.name!r} at {path} was {bool(source.strict)} in the "
+                f"source and is {bool(output.strict)} in the output",
+                f"{path}.strict",
+                expected=source.strict,
+                actual=output.strict,
+            )
+        )
+    if reshaped:
+        # Compared in normal form, so the diff shows what changed in meaning,
+        # not an added empty $defs or a reordered key beside it.
+        found.append(
+            finding(
+                "fidelity.tool_definitions",
+                f"the parameter schema of {source.name!r} at {path} differs in meaning from "
+                f"the source's: {first_json_difference(before, after)}",
                 path,
-                expected=source.parameters,
-                actual=output.parameters,
+                expected=before,
+                actual=after,
             )
         )
     return found

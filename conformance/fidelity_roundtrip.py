@@ -18,7 +18,8 @@ docs/conventions.md) and the order of text and calls
 * the request parameters both dialects carry: ``temperature``, ``top_p``,
   the output token limit (anthropic ``max_tokens``; openai ``max_tokens`` or
   ``max_completion_tokens``), stop sequences (anthropic ``stop_sequences``;
-  openai ``stop``, a string or a list) and ``stream``. A parameter the
+  openai ``stop``, a string or a list; an empty list is no stop) and
+  ``stream``. A parameter the
   original did not set may appear (anthropic-messages requires
   ``max_tokens``, so a converter must invent one).
 """

@@ -192,7 +192,7 @@ def check_role_alternation(conversation: Conversation) -> list[Finding]:
             finding(
                 "ordering.role_alternation",
                 f"the first message {turn_path(indices[0])} is an assistant message; "
-                "the conversation must start with a user message",
+                "anthropic-messages expects the conversation to start with a user message",
                 f"{turn_path(indices[0])}.role",
                 expected="user",
                 actual=conversation.turns[indices[0]].role,
@@ -208,7 +208,7 @@ def check_role_alternation(conversation: Conversation) -> list[Finding]:
             finding(
                 "ordering.role_alternation",
                 f"{turn_path(previous)} and {turn_path(current)} are both {role} messages; "
-                "user and assistant messages must alternate",
+                "anthropic-messages expects user and assistant messages to alternate",
                 turn_path(current),
                 expected="assistant" if role == "user" else "user",
                 actual=role,

@@ -95,9 +95,10 @@ def _lost_reasoning(conversion: ConversionUnderTest) -> _Loss | None:
     return _Loss(source_view, assistant_views(output)[0], replayed)
 
 
-def _judge_loss(code: str, loss: _Loss) -> list[Finding]:
+def _loss_message(loss: _Loss) -> str | None:
+    """What was lost, in one sentence; None when the output carries reasoning."""
     if carries_reasoning(loss.output):
-        return []
+        return None
     what = _reasoning_size(loss.source)
     if loss.replayed:
         why = (
@@ -106,30 +107,32 @@ def _judge_loss(code: str, loss: _Loss) -> list[Finding]:
         )
     else:
         why = "the reasoning the model returned is lost to the client"
-    return [
-        finding(
-            code,
-            f"{loss.source.describe()} carries {what}, but the converted response at "
-            f"{loss.output.path} carries none: {why}",
-            loss.output.path,
-            expected=loss.source.thinking_text(),
-            actual=None,
-        )
-    ]
+    return (
+        f"{loss.source.describe()} carries {what}, but the converted response at "
+        f"{loss.output.path} carries none: {why}"
+    )
 
 
 def check_dropped(conversion: ConversionUnderTest) -> list[Finding] | None:
     loss = _lost_reasoning(conversion)
     if loss is None or not loss.replayed:
         return None
-    return _judge_loss("reasoning.dropped", loss)
+    message = _loss_message(loss)
+    if message is None:
+        return []
+    expected = loss.source.thinking_text()
+    return [finding("reasoning.dropped", message, loss.output.path, expected, actual=None)]
 
 
 def check_not_carried(conversion: ConversionUnderTest) -> list[Finding] | None:
     loss = _lost_reasoning(conversion)
     if loss is None or loss.replayed:
         return None
-    return _judge_loss("reasoning.not_carried", loss)
+    message = _loss_message(loss)
+    if message is None:
+        return []
+    expected = loss.source.thinking_text()
+    return [finding("reasoning.not_carried", message, loss.output.path, expected, actual=None)]
 
 
 def aligned_views(

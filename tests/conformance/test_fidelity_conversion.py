@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from conformance import fidelity
-from conformance.context import ConversionUnderTest
+from conformance.context import ConversionUnderTest, RoundTripUnderTest
 from conformance.fidelity_arguments import json_equal
 from conformance.fidelity_view import pair_up
 from conformance.text import same_text
@@ -266,6 +266,27 @@ def test_an_error_result_read_from_openai_without_its_flag() -> None:
     assert conversion_codes(source, output) == {"fidelity.error_flag"}
 
 
+def test_not_reading_the_marker_into_is_error_loses_nothing() -> None:
+    # openai-chat has no flag: an unflagged tool_result that keeps the Error:
+    # text says all the source said (the convention is accepted, not required).
+    source = _openai_result("Error: not found")
+    for output in (
+        _anthropic_result("Error: not found", None),
+        _anthropic_result("Error: not found", False),
+    ):
+        assert _check("fidelity.error_flag", source, output) == []
+        assert conversion_codes(source, output) == set()
+
+
+def test_a_flag_the_source_carried_lost_where_the_target_carries_it() -> None:
+    source, output = _anthropic_error_result(True), _anthropic_error_result(None)
+    found = only(_check("fidelity.error_flag", source, output))
+    assert "is_error: true" in found.message
+    # Keeping the text "Error: ..." does not make up for a dropped flag there.
+    output = _anthropic_result("Error: not found", None)
+    assert only(_check("fidelity.error_flag", source, output)).expected is True
+
+
 def test_a_result_marked_failed_that_did_not_fail() -> None:
     source, output = _anthropic_error_result(False), _anthropic_error_result(True)
     assert "did not fail" in only(_check("fidelity.error_flag", source, output)).message
@@ -360,3 +381,43 @@ def test_a_qwen_xml_source_leaves_text_and_arguments_to_the_xml_rules() -> None:
     output = openai_response({"content": "garbled"})
     assert _check("fidelity.arguments", source, output) is None
     assert _check("fidelity.text", source, output) is None
+
+
+# --- whitespace the target documents as insignificant --------------------------
+
+
+def _ends_on_assistant(text: str, dialect: str) -> Any:
+    messages = [ASK, {"role": "assistant", "content": text}]
+    return openai_request(messages) if dialect == "openai" else anthropic_request(messages)
+
+
+def test_trailing_whitespace_of_a_final_assistant_message_may_go_toward_anthropic() -> None:
+    # Anthropic answers 400 "final assistant content cannot end with trailing whitespace".
+    source, output = (
+        _ends_on_assistant("The answer is ", "openai"),
+        _ends_on_assistant("The answer is", "anthropic"),
+    )
+    assert _check("fidelity.text", source, output) == []
+    check = fidelity.ROUNDTRIP_CHECKS["fidelity.text"]
+    returned = _ends_on_assistant("The answer is", "openai")
+    assert check(RoundTripUnderTest(source, returned, "anthropic-messages")) == []
+
+
+def test_whitespace_anthropic_does_not_require_dropping_is_still_text() -> None:
+    # Toward openai-chat, or not at the very end, trailing whitespace is kept text.
+    source, output = (
+        _ends_on_assistant("The answer is ", "anthropic"),
+        _ends_on_assistant("The answer is", "openai"),
+    )
+    assert only(_check("fidelity.text", source, output)).code == "fidelity.text"
+    check = fidelity.ROUNDTRIP_CHECKS["fidelity.text"]
+    original = _ends_on_assistant("The answer is ", "openai")
+    returned = _ends_on_assistant("The answer is", "openai")
+    assert only(check(RoundTripUnderTest(original, returned, "deepseek-chat"))).path
+    middle = openai_request(
+        [ASK, {"role": "assistant", "content": "Hi "}, {"role": "user", "content": "Go on"}]
+    )
+    trimmed = anthropic_request(
+        [ASK, {"role": "assistant", "content": "Hi"}, {"role": "user", "content": "Go on"}]
+    )
+    assert only(_check("fidelity.text", middle, trimmed)).code == "fidelity.text"

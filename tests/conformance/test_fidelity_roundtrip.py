@@ -90,16 +90,35 @@ def test_lost_request_parameters() -> None:
     assert roundtrip_codes(_original(), returned, "openai-chat") == {"fidelity.roundtrip"}
 
 
-def test_an_empty_stop_list_may_come_back_as_no_stop() -> None:
-    """``stop: []`` names no stop sequence, the same as no ``stop``: a converter
-    that drops it on the way (Anthropic has nothing to carry) loses nothing."""
+def test_an_empty_stop_list_is_no_stop() -> None:
     check = fidelity.ROUNDTRIP_CHECKS["fidelity.roundtrip"]
-    original = openai_request([{"role": "user", "content": "Hi"}], stop=[])
-    returned = openai_request([{"role": "user", "content": "Hi"}])
-    assert check(RoundTripUnderTest(original, returned, "anthropic-messages")) == []
-    # A stop sequence that is lost is still a finding.
-    stopped = openai_request([{"role": "user", "content": "Hi"}], stop=["END"])
-    assert only(check(RoundTripUnderTest(stopped, returned, "anthropic-messages"))).path == "stop"
+    for key, empty in (("stop", []), ("stop", None)):
+        original = openai_request([{"role": "user", "content": "Hi"}], **{key: empty})
+        returned = openai_request([{"role": "user", "content": "Hi"}])
+        assert check(RoundTripUnderTest(original, returned, "anthropic-messages")) == []
+    original = anthropic_request([{"role": "user", "content": "Hi"}], stop_sequences=[])
+    returned = anthropic_request([{"role": "user", "content": "Hi"}])
+    assert check(RoundTripUnderTest(original, returned, "openai-chat")) == []
+    # A stop sequence that was set still has to come back.
+    original = openai_request([{"role": "user", "content": "Hi"}], stop=["END"])
+    returned = openai_request([{"role": "user", "content": "Hi"}], stop=[])
+    assert only(check(RoundTripUnderTest(original, returned, "anthropic-messages"))).path == "stop"
+
+
+def _drop_error(messages: list[Any]) -> None:
+    del messages[2]["content"][0]["is_error"]
+
+
+def test_a_flag_lost_on_the_way_back_from_openai_chat_is_not_judged_again() -> None:
+    # Through openai-chat the flag travels only by the Error: convention; its
+    # forward leg is judged on its own conversion (docs/conventions.md).
+    codes = roundtrip_codes(_original(), _returned(_drop_error), "openai-chat")
+    assert "fidelity.error_flag" not in codes
+
+
+def test_a_flag_lost_through_a_dialect_that_carries_it_is_a_finding() -> None:
+    codes = roundtrip_codes(_original(), _returned(_drop_error), "anthropic-messages")
+    assert "fidelity.error_flag" in codes
 
 
 def test_a_parameter_the_original_did_not_set_may_appear() -> None:
@@ -117,13 +136,9 @@ def test_each_other_defect_keeps_its_own_code_in_a_round_trip() -> None:
     def change_arguments(messages: list[Any]) -> None:
         messages[1]["content"][1]["input"] = {"factor": "2"}
 
-    def drop_error(messages: list[Any]) -> None:
-        del messages[2]["content"][0]["is_error"]
-
     cases = {
         "fidelity.text": _returned(change_text),
         "fidelity.arguments": _returned(change_arguments),
-        "fidelity.error_flag": _returned(drop_error),
         "fidelity.tool_definitions": _returned(
             tools=[{"name": "zoom_in", "input_schema": {"type": "object"}}]
         ),

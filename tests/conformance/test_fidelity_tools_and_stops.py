@@ -90,12 +90,60 @@ def test_spellings_of_no_parameters_are_one(parameters: dict[str, Any]) -> None:
             "tools[0]",
         ),
         ({"name": "get-weather"}, "tools[0].name"),
+        ({"strict": True}, "tools[0].strict"),
+        (
+            {
+                "input_schema": {
+                    "type": "object",
+                    "properties": {"city": {"type": "string"}},
+                    "additionalProperties": False,
+                }
+            },
+            "tools[0]",
+        ),
     ],
 )
 def test_a_tool_definition_that_changed(change: dict[str, Any], path: str) -> None:
     source, output = _with_tools(anthropic_tools=[{**TOOL_ANTHROPIC, **change}])
     assert only(_check("fidelity.tool_definitions", source, output)).path == path
     assert conversion_codes(source, output) == {"fidelity.tool_definitions"}
+
+
+def test_schema_spellings_that_mean_the_same_are_not_findings() -> None:
+    schema = {
+        "required": [],
+        "$defs": {},
+        "properties": {"city": {"type": "string"}},
+        "type": "object",
+    }
+    source, output = _with_tools(anthropic_tools=[{**TOOL_ANTHROPIC, "input_schema": schema}])
+    assert _check("fidelity.tool_definitions", source, output) == []
+    strict_off = {**TOOL_ANTHROPIC, "strict": False}
+    assert _check("fidelity.tool_definitions", *_with_tools(anthropic_tools=[strict_off])) == []
+
+
+def test_a_schema_finding_names_the_difference_in_meaning() -> None:
+    dropped = {"type": "object", "properties": {"city": {"type": "string"}}, "$defs": {}}
+    source = openai_request(
+        [ASK],
+        tools=[
+            {
+                "type": "function",
+                "function": {
+                    "name": "get_weather",
+                    "description": "Get the weather.",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {"city": {"type": "string", "enum": ["Paris", "Rome"]}},
+                    },
+                },
+            }
+        ],
+    )
+    output = anthropic_request([ASK], tools=[{**TOOL_ANTHROPIC, "input_schema": dropped}])
+    found = only(_check("fidelity.tool_definitions", source, output))
+    assert "enum" in found.message
+    assert "$defs" not in found.message
 
 
 def test_a_tool_lost_and_a_tool_added() -> None:

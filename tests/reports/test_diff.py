@@ -114,7 +114,7 @@ def test_an_adapter_upgrade_between_real_runs(real_results: dict[str, Path]) -> 
     )
     assert result.exit_code == 1
     assert "changed adapter.name: reference -> renames-ids" in result.output
-    assert "pairing.id_changed" in result.output.split("newly failing rules:")[1]
+    assert "pairing.orphan_result" in result.output.split("newly failing rules:")[1]
     back = CliRunner().invoke(
         cli, ["diff", str(real_results["renames-ids"]), str(real_results["reference"])]
     )

@@ -84,7 +84,7 @@ def test_a_real_failing_run_round_trips(
     failing = {(v["case"], v["rule"]) for v in source["verdicts"] if v["outcome"] == "fail"}
     failed = {key for key, case in cases.items() if not case.is_passed and not case.is_skipped}
     assert failed == failing
-    assert ("parallel/two-cities-openai", "pairing.id_changed") in failed
+    assert ("parallel/two-cities-openai", "pairing.orphan_result") in failed
     (suite,) = list(xml)
     assert suite.failures == source["totals"]["fail"]
 

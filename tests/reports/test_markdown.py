@@ -78,7 +78,7 @@ def test_helpers_escape_what_markdown_would_interpret() -> None:
 def test_a_real_run_summary(real_documents: dict[str, dict[str, Any]]) -> None:
     text = render_markdown(real_documents["renames-ids"])
     assert text.startswith("## toolwire: FAIL · renames-ids 2.0")
-    assert "#### `pairing.id_changed`" in text
+    assert "#### `pairing.orphan_result`" in text
 
     def problems(document: dict[str, Any]) -> int:
         return sum(document["totals"][o] for o in ("fail", "warn", "error", "xfail", "stale"))

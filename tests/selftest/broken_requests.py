@@ -264,14 +264,31 @@ class ErrorFlagLost(BrokenAdapter):
 
 
 class IsErrorDropped(BrokenAdapter):
+    # Not reading "Error:" into is_error (openai-chat -> anthropic) loses nothing:
+    # the convention is accepted, not required (tests/selftest/variants.py). A flag
+    # the source carried, dropped where the target can carry it, is the defect.
     breaks = "fidelity.error_flag"
-    defect = "drops is_error when a tool message becomes a tool_result (text kept as is)"
+    defect = "an anthropic pass-through proxy that drops is_error: true from tool results"
+    pass_through = frozenset({("request", ANTHROPIC, ANTHROPIC)})
+    damaged = pass_through
+    shows_on = ("error-result/missing-file-anthropic", "error-result/retry-after-error-anthropic")
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        for result in tool_results(output):
+            result.pop("is_error", None)
+        return output
+
+
+class ErrorMarkerAndFlagLost(BrokenAdapter):
+    breaks = "fidelity.error_flag"
+    defect = "strips the 'Error:' text of a failed tool message and sets no is_error"
     damaged = TO_ANTHROPIC
     shows_on = ("error-result/missing-file-openai", "error-result/retry-after-error-openai")
 
     def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
         for result in tool_results(output):
-            result.pop("is_error", None)
+            if result.pop("is_error", None) and isinstance(result.get("content"), str):
+                result["content"] = result["content"].removeprefix("Error: ")
         return output
 
 
@@ -369,4 +386,110 @@ class MaxTokensMissing(BrokenAdapter):
     def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
         if "max_tokens" not in payload and "max_completion_tokens" not in payload:
             output.pop("max_tokens", None)
+        return output
+
+
+# --- fidelity.tool_definitions: schema edits that change meaning ---------------
+# Each drops one thing a validator or the model reads (conformance/schema_meaning.py);
+# tests/selftest/variants.py holds the edits that change nothing.
+
+ALL_REQUESTS: frozenset[Triple] = frozenset(
+    {("request", OPENAI, ANTHROPIC), ("request", ANTHROPIC, OPENAI)}
+)
+
+
+def _schemas(output: Json) -> list[Json]:
+    found = []
+    for tool in output.get("tools") or ():
+        schema = tool.get("input_schema", (tool.get("function") or {}).get("parameters"))
+        if isinstance(schema, dict):
+            found.append(schema)
+    return found
+
+
+def _drop_everywhere(value: Any, keys: frozenset[str]) -> None:
+    """Remove ``keys`` from every object inside ``value`` (the schema's own
+    property names are map keys, not keywords: ``properties`` is walked, not cut)."""
+    if isinstance(value, dict):
+        for key in [k for k in value if k in keys]:
+            del value[key]
+        for item in value.values():
+            _drop_everywhere(item, keys)
+    elif isinstance(value, list):
+        for item in value:
+            _drop_everywhere(item, keys)
+
+
+class _SchemaKeywordDropped:
+    """The shared frame of the schema edits below (a mixin, so that the broken
+    adapter list, which collects BrokenAdapter subclasses, does not list it)."""
+
+    breaks = "fidelity.tool_definitions"
+    damaged = ALL_REQUESTS
+    corpus_patches = ("rich-schema",)
+    dropped: frozenset[str] = frozenset()
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        for schema in _schemas(output):
+            _drop_everywhere(schema, self.dropped)
+        return output
+
+
+class SchemaEnumDropped(_SchemaKeywordDropped, BrokenAdapter):
+    defect = "drops enum from tool parameter schemas"
+    dropped = frozenset({"enum"})
+    shows_on = ("single-tool/weather-openai", "selftest/weather-openai-rich-schema")
+
+
+class SchemaAdditionalPropertiesDropped(_SchemaKeywordDropped, BrokenAdapter):
+    defect = "drops additionalProperties from tool parameter schemas"
+    dropped = frozenset({"additionalProperties"})
+    shows_on = ("selftest/weather-openai-rich-schema",)
+
+
+class SchemaPropertyDescriptionDropped(_SchemaKeywordDropped, BrokenAdapter):
+    defect = "drops the descriptions inside tool parameter schemas (the tool's own is kept)"
+    shows_on = ("single-tool/weather-openai", "selftest/weather-openai-rich-schema")
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        for schema in _schemas(output):
+            schema.pop("description", None)
+            for sub in (schema.get("properties") or {}).values():
+                if isinstance(sub, dict):
+                    sub.pop("description", None)
+        return output
+
+
+class SchemaFormatDropped(_SchemaKeywordDropped, BrokenAdapter):
+    defect = "drops format from tool parameter schemas"
+    dropped = frozenset({"format"})
+    shows_on = ("selftest/weather-openai-rich-schema",)
+
+
+class SchemaBoundsDropped(_SchemaKeywordDropped, BrokenAdapter):
+    defect = "drops minimum, maximum, minLength and maxLength from tool parameter schemas"
+    dropped = frozenset({"minimum", "maximum", "minLength", "maxLength"})
+    shows_on = ("selftest/weather-openai-rich-schema",)
+
+
+class SchemaUnionFlattened(_SchemaKeywordDropped, BrokenAdapter):
+    defect = "drops anyOf and oneOf from tool parameter schemas (any value accepted there)"
+    dropped = frozenset({"anyOf", "oneOf"})
+    shows_on = ("selftest/weather-openai-rich-schema",)
+
+
+class SchemaDefsDropped(_SchemaKeywordDropped, BrokenAdapter):
+    defect = "drops $defs that hold definitions (the $refs to them dangle)"
+    dropped = frozenset({"$defs", "definitions"})
+    shows_on = ("selftest/weather-openai-rich-schema",)
+
+
+class ToolStrictDropped(_SchemaKeywordDropped, BrokenAdapter):
+    defect = "drops strict: true from tool definitions"
+    shows_on = ("selftest/weather-openai-rich-schema",)
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        for tool in output.get("tools") or ():
+            tool.pop("strict", None)
+            (tool.get("function") or {}).pop("strict", None)
         return output

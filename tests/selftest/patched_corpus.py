@@ -48,6 +48,40 @@ def _text_in_first_call_chunk(body: str) -> str:
     )
 
 
+# Every schema keyword whose loss changes what a validator accepts or what the
+# model is told, in one tool (no bundled case has strict, oneOf or format).
+_RICH_PARAMETERS: Json = {
+    "type": "object",
+    "description": "Where and how to look.",
+    "properties": {
+        "city": {"type": "string", "description": "City name, e.g. Paris", "minLength": 1},
+        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        "date": {"type": "string", "format": "date"},
+        "days": {"type": "integer", "minimum": 1, "maximum": 7},
+        "place": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/point"}]},
+        "mode": {"oneOf": [{"const": "fast"}, {"const": "exact"}]},
+    },
+    "required": ["city", "unit", "date", "days", "place", "mode"],
+    "additionalProperties": False,
+    "$defs": {
+        "point": {
+            "type": "object",
+            "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}},
+            "required": ["lat", "lon"],
+            "additionalProperties": False,
+        }
+    },
+}
+
+
+def _rich_schema(body: Json) -> Json:
+    tools = []
+    for tool in body.get("tools") or ():
+        function = {**tool["function"], "parameters": _RICH_PARAMETERS, "strict": True}
+        tools.append({**tool, "function": function})
+    return {**body, "tools": tools}
+
+
 PATCHES: dict[str, Patch] = {
     "tool-choice": Patch(
         base="single-tool/weather-openai",
@@ -55,6 +89,26 @@ PATCHES: dict[str, Patch] = {
         description="single-tool/weather-openai with tool_choice: required (no bundled case "
         "sets tool_choice)",
         request=_tool_choice_required,
+    ),
+    "stop-empty-openai": Patch(
+        base="single-tool/weather-openai",
+        case_id="selftest/weather-openai-stop-empty",
+        description="single-tool/weather-openai with stop: [] (no stop sequence, spelled empty)",
+        request=lambda body: {**body, "stop": []},
+    ),
+    "stop-empty-anthropic": Patch(
+        base="single-tool/weather-anthropic",
+        case_id="selftest/weather-anthropic-stop-empty",
+        description="single-tool/weather-anthropic with stop_sequences: [] (no stop sequence, "
+        "spelled empty)",
+        request=lambda body: {**body, "stop_sequences": []},
+    ),
+    "rich-schema": Patch(
+        base="single-tool/weather-openai",
+        case_id="selftest/weather-openai-rich-schema",
+        description="single-tool/weather-openai whose tool is strict and its schema uses enum, "
+        "format, bounds, anyOf, oneOf, $ref/$defs and additionalProperties",
+        request=_rich_schema,
     ),
     "text-in-call-chunk": Patch(
         base="streaming/parallel-openai",

@@ -1,0 +1,204 @@
+"""Correct-but-different adapters: the reference adapter, written another legal way.
+
+Each variant converts exactly like ``ReferenceAdapter`` and then rewrites its
+output in a form that means the same on the wire: keys in another order,
+argument JSON reformatted, a system prompt as blocks, user text as parts, an
+``Error:`` tool message left unflagged, an empty ``$defs`` or ``required: []``
+in every tool schema, ``stop: []`` for no stop. A referee that judges meaning
+passes every one of them wherever it passes the reference
+(tests/selftest/test_variants.py).
+
+Each variant counts the outputs it really rewrote (``rewritten``), so a test
+can tell a variant that changed nothing from one that was judged and passed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from typing import Any, ClassVar
+
+from harness.adapters.reference import DIRECTIONS, ReferenceAdapter
+from harness.model import PayloadKind
+from tests.selftest.broken_base import ANTHROPIC, OPENAI, Json, Triple, blocks, messages_of
+
+REQUESTS: frozenset[Triple] = frozenset(d for d in DIRECTIONS if d[0] == "request")
+# DeepSeek documents user content as a string: parts are varied only where the
+# target documents them (openai-chat content parts, anthropic content blocks).
+PARTS_TARGETS = frozenset({OPENAI, ANTHROPIC})
+
+
+class VariantAdapter(ReferenceAdapter):
+    """The reference adapter, its output rewritten in the ``varied`` directions."""
+
+    name = "variant"
+    variation: ClassVar[str] = ""
+    varied: ClassVar[frozenset[Triple]] = frozenset(DIRECTIONS)
+    # Test-local cases (tests/selftest/patched_corpus.py) the run adds, for a
+    # form no bundled case carries.
+    corpus_patches: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.name = "variant-" + re.sub(r"(?<!^)(?=[A-Z])", "-", cls.__name__).lower()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rewritten = 0
+
+    def convert(
+        self, payload: Any, kind: PayloadKind, source: str, target: str, request: Any = None
+    ) -> Any:
+        output = super().convert(payload, kind, source, target, request)
+        direction = (kind, source, target)
+        if direction not in self.varied:
+            return output
+        varied = self.vary(copy.deepcopy(output), direction)
+        if varied != output or _key_orders(varied) != _key_orders(output):
+            self.rewritten += 1
+        return varied
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        """Rewrite ``output`` (a fresh copy: mutate freely) without changing its meaning."""
+        raise NotImplementedError
+
+
+def _key_orders(value: Any) -> Any:
+    if isinstance(value, dict):
+        return [(key, _key_orders(item)) for key, item in value.items()]
+    if isinstance(value, list):
+        return [_key_orders(item) for item in value]
+    return None
+
+
+def _reversed_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _reversed_keys(value[key]) for key in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reversed_keys(item) for item in value]
+    return value
+
+
+def _tool_schemas(output: Json, target: str) -> list[Json]:
+    """The parameter schema object of every function tool of a request."""
+    schemas = []
+    for tool in output.get("tools") or ():
+        if target == ANTHROPIC:
+            schema = tool.get("input_schema")
+        else:
+            schema = (tool.get("function") or {}).get("parameters")
+        if isinstance(schema, dict):
+            schemas.append(schema)
+    return schemas
+
+
+class ReorderedKeys(VariantAdapter):
+    variation = "every JSON object of every output written with its keys in reverse order"
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        return _reversed_keys(output)
+
+
+class ReformattedArguments(VariantAdapter):
+    variation = (
+        "openai-chat argument JSON text re-encoded: indented, keys sorted, non-ASCII escaped"
+    )
+    varied = frozenset(d for d in DIRECTIONS if d[2] != ANTHROPIC and d[0] != "stream")
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        turns = output.get("messages") or [c.get("message") for c in output.get("choices") or ()]
+        for message in turns:
+            for call in (message or {}).get("tool_calls") or ():
+                function = call.get("function") or {}
+                text = function.get("arguments")
+                if isinstance(text, str):
+                    try:
+                        value = json.loads(text)
+                    except ValueError:
+                        continue  # what the source sent as broken JSON stays as it was
+                    function["arguments"] = json.dumps(value, indent=2, sort_keys=True)
+        return output
+
+
+class SystemAsBlocks(VariantAdapter):
+    variation = "a system prompt string written as one text block (anthropic) or text part (openai)"
+    varied = frozenset(d for d in REQUESTS if d[2] in PARTS_TARGETS)
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        if isinstance(output.get("system"), str):
+            output["system"] = [{"type": "text", "text": output["system"]}]
+        for message in output.get("messages", []):
+            if message.get("role") in ("system", "developer") and isinstance(
+                message.get("content"), str
+            ):
+                message["content"] = [{"type": "text", "text": message["content"]}]
+        return output
+
+
+class UserTextAsParts(VariantAdapter):
+    variation = "user message text written as a list of one text part instead of a string"
+    varied = frozenset(d for d in REQUESTS if d[2] in PARTS_TARGETS)
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        for message in messages_of(output, "user"):
+            if isinstance(message.get("content"), str) and message["content"]:
+                message["content"] = [{"type": "text", "text": message["content"]}]
+        return output
+
+
+class NoErrorInference(VariantAdapter):
+    variation = "an openai tool message starting 'Error:' becomes a tool_result without is_error"
+    varied = frozenset({("request", OPENAI, ANTHROPIC), ("request", "deepseek-chat", ANTHROPIC)})
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        for message in messages_of(output, "user"):
+            for block in blocks(message):
+                if block.get("type") == "tool_result":
+                    block.pop("is_error", None)
+        return output
+
+
+class EmptyDefsAdded(VariantAdapter):
+    variation = "an empty $defs added to every tool parameter schema (as some gateways do)"
+    varied = REQUESTS
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        for schema in _tool_schemas(output, direction[2]):
+            schema.setdefault("$defs", {})
+        return output
+
+
+class RequiredEmptyAdded(VariantAdapter):
+    variation = "required: [] added to every tool parameter schema that had no required"
+    varied = REQUESTS
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        for schema in _tool_schemas(output, direction[2]):
+            schema.setdefault("required", [])
+        return output
+
+
+class EmptyStopAdded(VariantAdapter):
+    variation = "stop: [] (openai) or stop_sequences: [] (anthropic) written for no stop"
+    varied = frozenset(d for d in REQUESTS if d[2] in PARTS_TARGETS)
+    # Sources that spell no stop as [] too: the reference leaves it out, this keeps it.
+    corpus_patches = ("stop-empty-openai", "stop-empty-anthropic")
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        key = "stop_sequences" if direction[2] == ANTHROPIC else "stop"
+        if key not in output:
+            output[key] = []
+        return output
+
+
+VARIANTS: tuple[type[VariantAdapter], ...] = (
+    ReorderedKeys,
+    ReformattedArguments,
+    SystemAsBlocks,
+    UserTextAsParts,
+    NoErrorInference,
+    EmptyDefsAdded,
+    RequiredEmptyAdded,
+    EmptyStopAdded,
+)
