@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
+from harness.adapters.thirdparty._litellm_entry import raw_request_kwargs
 from harness.adapters.thirdparty._offline import load, require
 from harness.adapters.thirdparty._replay import forbid_network, stream_data
 
@@ -41,6 +42,11 @@ def load_litellm(adapter: str) -> str:
     os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
     forbid_network()
     litellm = load("litellm")
+    # Releases up to about 1.81 load the cl100k tokenizer lazily, from the
+    # network instead of the copy they bundle, unless this module (which
+    # points tiktoken at that copy) was imported first; the request body does
+    # not depend on it.
+    load("litellm.litellm_core_utils.default_encoding")
     # Its "Give Feedback / Get Help" banner on every exception is noise here.
     litellm.suppress_debug_info = True
     return version
@@ -55,7 +61,7 @@ def raw_request_to(kwargs: Mapping[str, Any]) -> tuple[str, Any]:
     """Where ``litellm.completion(**kwargs)`` would send its request, and the body."""
     utils = load("litellm.utils")
     call_types = load("litellm.types.utils").CallTypes
-    captured = utils.return_raw_request(call_types.completion, dict(kwargs))
+    captured = utils.return_raw_request(call_types.completion, raw_request_kwargs(kwargs))
     body = captured.get("raw_request_body")
     if body is None:
         raise RuntimeError(
