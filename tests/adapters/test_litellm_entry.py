@@ -173,3 +173,14 @@ def test_retries_are_turned_off_only_where_the_request_goes_out(
     assert entry.raw_request_kwargs({"model": "m"}) == {"model": "m", **expected}
     # A caller's own setting wins.
     assert entry.raw_request_kwargs({"max_retries": 3})["max_retries"] == 3
+
+
+def test_releases_without_is_async_are_asynchronous_only() -> None:
+    assert entry.async_only(_AsyncOnlyAdapter()) is True
+    assert entry.async_only(_SyncAdapter()) is False
+
+
+def test_the_responses_api_bridge_is_recognised_by_its_model_prefix() -> None:
+    assert entry.routes_to_responses_api({"model": "responses/openai/gpt-4.1-mini"})
+    assert not entry.routes_to_responses_api({"model": "openai/gpt-4.1-mini"})
+    assert not entry.routes_to_responses_api({})

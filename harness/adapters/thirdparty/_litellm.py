@@ -24,7 +24,7 @@ every call although litellm's base install lacks it.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -94,20 +94,29 @@ def model_response(body: Mapping[str, Any]) -> Any:
 
 
 def completion_chunks(
-    events: Iterable[Mapping[str, Any]], model: str, provider: str
+    events: Iterable[Mapping[str, Any]], model: str, provider: str, asynchronous: bool = False
 ) -> Iterator[Any]:
     """An OpenAI-compatible stream as the ``ModelResponseStream`` chunks
     ``litellm.completion(stream=True, stream_options={"include_usage": True})``
-    yields. Usage is asked for, as a user who wants it does."""
+    yields. Usage is asked for, as a user who wants it does.
+
+    ``asynchronous``: the chunks come from an asynchronous source, as the
+    OpenAI SDK's async client gives them to ``acompletion`` (the wrapper is
+    then iterated with ``async for``)."""
     chunk_class = load("openai.types.chat").ChatCompletionChunk
     wrapper_class = load("litellm.litellm_core_utils.streaming_handler").CustomStreamWrapper
     chunks = [chunk_class.model_validate(data) for data in stream_data(events)]
     return iter(
         wrapper_class(
-            completion_stream=iter(chunks),
+            completion_stream=_async_source(chunks) if asynchronous else iter(chunks),
             model=model,
             logging_obj=logging_object(model, stream=True),
             custom_llm_provider=provider,
             stream_options={"include_usage": True},
         )
     )
+
+
+async def _async_source(chunks: list[Any]) -> AsyncIterator[Any]:
+    for chunk in chunks:
+        yield chunk

@@ -23,7 +23,13 @@ written). Read from the wheels on PyPI, three things moved:
   as its ``anthropic_messages_handler`` (``**kwargs``) does.
 * ``translate_completion_output_params_streaming`` takes ``is_async`` from
   1.90 on; before, every caller got the asynchronous event stream, which
-  ``sse_bytes`` drains.
+  ``sse_bytes`` drains. ``async_only`` says so: the shim then feeds the
+  chunks from an asynchronous source, as ``acompletion`` does (a
+  synchronous source takes another path in those releases, which raises on
+  the usage chunk: not what any LiteLLM user runs).
+* 1.86 (at least) routes a request with Anthropic ``thinking`` to OpenAI's
+  Responses API by naming the model ``responses/<model>``
+  (``routes_to_responses_api``); later releases do it inside ``completion``.
 
 * ``return_raw_request`` stops just before the HTTP call from 1.104 on
   (``Logging(raw_request_only=...)``); before, it lets the call go out and
@@ -92,11 +98,22 @@ def completion_kwargs(
     return dict(kwargs)
 
 
+def async_only(adapter: Any) -> bool:
+    """Whether the release's stream translation is asynchronous only (before 1.90)."""
+    translate = adapter.translate_completion_output_params_streaming
+    return "is_async" not in inspect.signature(translate).parameters
+
+
+def routes_to_responses_api(kwargs: Mapping[str, Any]) -> bool:
+    """Whether ``completion`` arguments name LiteLLM's Responses API bridge."""
+    return str(kwargs.get("model", "")).startswith("responses/")
+
+
 def sse_bytes(adapter: Any, chunks: Iterable[Any], model: str) -> bytes:
     """The event-stream bytes ``translate_completion_output_params_streaming``
     gives a synchronous caller, on any release."""
     translate = adapter.translate_completion_output_params_streaming
-    if "is_async" in inspect.signature(translate).parameters:
+    if not async_only(adapter):
         return b"".join(translate(chunks, model=model, is_async=False))
     stream = translate(chunks, model=model)
     if isinstance(stream, AsyncIterator):

@@ -51,7 +51,13 @@ from harness.adapters.thirdparty._litellm import (
     model_response,
     raw_request_to,
 )
-from harness.adapters.thirdparty._litellm_entry import adapters_module, completion_kwargs, sse_bytes
+from harness.adapters.thirdparty._litellm_entry import (
+    adapters_module,
+    async_only,
+    completion_kwargs,
+    routes_to_responses_api,
+    sse_bytes,
+)
 from harness.adapters.thirdparty._offline import load, plain_json
 from harness.adapters.thirdparty._replay import dump
 from harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
@@ -86,12 +92,17 @@ class LiteLLMAnthropicMessagesAdapter:
         if kind == "response":
             converted = adapter.translate_completion_output_params(model_response(payload))
             return plain_json(_plain(converted))
-        chunks = completion_chunks(payload, _LOCAL_MODEL, "openai")
+        chunks = completion_chunks(payload, _LOCAL_MODEL, "openai", async_only(adapter))
         return sse_bytes(adapter, chunks, _LOCAL_MODEL).decode("utf-8")
 
     def _request(self, body: Mapping[str, Any]) -> Any:
         handler = adapters_module("handler").LiteLLMMessagesToCompletionTransformationHandler
         kwargs = completion_kwargs(handler, MODEL, body, {"drop_params": True})
+        if routes_to_responses_api(kwargs):
+            raise UnsupportedConversion(
+                f"LiteLLM sends this request to OpenAI's Responses API ({kwargs['model']}), "
+                "not Chat Completions"
+            )
         url, body = raw_request_to(kwargs)
         if url.rstrip("/").endswith("/responses"):
             # LiteLLM sends requests with thinking to OpenAI's Responses API.
