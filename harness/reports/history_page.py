@@ -18,7 +18,7 @@ from harness.reports.html_report import CSP
 from harness.reports.html_style import STYLE
 from harness.reports.markdown import code, inline
 
-NO_FIX = "no known fix"
+NO_FIX = "no known fix or issue"
 _EXTRA_STYLE = """
 table.compare { border-collapse: collapse; margin: 1rem 0; }
 table.compare th, table.compare td { border: 1px solid var(--line); padding: .3rem .5rem;
@@ -95,8 +95,9 @@ def render_history_markdown(page: Page) -> str:
         + ". Every release ran in its own environment with the same toolwire, rules and "
         "corpus, so a verdict that changes between two releases changed because the library "
         "did. A *finding* is a verdict that fails, warns, errs or is stale (`case::rule`). "
-        "Beside each change: the fixes of that release range, from the library's changelog "
-        "and issues, whose effect shows in that rule, or *no known fix*. "
+        "Beside each change: the fixes (and regressions) of that release range named in the "
+        "library's issues and pull requests whose effect shows in that rule "
+        "(`fixes.toml`), or *no known fix or issue*. "
         "Open [index.html](index.html) for the same page in a browser.",
         "",
         "## Findings per release",

@@ -246,7 +246,7 @@ def test_the_markdown_page_shows_counts_changes_fixes_and_the_unexplained() -> N
         "- **lib-a**: `pairing.id_changed` disappeared on 1 case: [Keep tool\\_result blocks]"
         "(https://github.com/example/lib/pull/1) (1.9.10)"
     ) in text
-    assert "- **lib-a**: `schema.valid` appeared on 1 case: *no known fix*" in text
+    assert "- **lib-a**: `schema.valid` appeared on 1 case: *no known fix or issue*" in text
     assert "  - `c/3` (pass → fail): bad schema" in text
     assert "- no change: lib-a" in text  # 1.9.10 -> 1.10.0
     assert "[Something the corpus does not reach](https://github.com/example/lib/pull/3)" in text
@@ -257,7 +257,7 @@ def test_the_html_page_is_self_contained_and_escaped() -> None:
     assert "<title>Lib &lt;b&gt;: release history</title>" in html
     assert "Content-Security-Policy" in html and "<script" not in html
     assert "href='https://github.com/example/lib/pull/1'" in html
-    assert "<em>no known fix</em>" in html
+    assert "<em>no known fix or issue</em>" in html
     assert html.count("<h3>") == 2
 
 
@@ -308,3 +308,11 @@ def test_without_an_environment_and_without_install_each_release_is_a_problem(
     history_run.run_release(runner, spec, "1.0.0", ["lib-a"], None)
     problem = tmp_path / "reports" / "history" / "lib" / "1.0.0" / "lib-a" / "problem.txt"
     assert problem.read_text(encoding="utf-8").strip() == "lib==1.0.0 could not be installed"
+
+
+def test_the_published_fixes_parse_and_cite_litellm_threads() -> None:
+    path = ROOT / "reports" / "history" / "litellm" / "fixes.toml"
+    fixes = parse_fixes(path.read_text(encoding="utf-8"), str(path))
+    assert fixes
+    for fix in fixes:
+        assert fix.url.startswith("https://github.com/BerriAI/litellm/"), fix.url
