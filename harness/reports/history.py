@@ -68,7 +68,7 @@ class Change:
 
     case: str
     rule: str
-    old: str | None  # outcome before (None: not judged)
+    old: str | None  # outcome before (None: no such verdict)
     new: str | None  # outcome after
     message: str  # the finding's message (from whichever side has it)
 
@@ -293,7 +293,14 @@ def findings(summary: RunSummary) -> dict[str, str]:
 def _change(key: str, old: RunSummary, new: RunSummary) -> Change:
     case, _, rule = key.partition("::")
     message = new.messages.get(key) or old.messages.get(key) or ""
-    return Change(case, rule, old.outcomes.get(key), new.outcomes.get(key), message)
+    return Change(case, rule, _outcome(old, case, key), _outcome(new, case, key), message)
+
+
+def _outcome(run: RunSummary, case: str, key: str) -> str | None:
+    """The verdict's outcome; "unsupported" when the run judged the case unsupported."""
+    if key in run.outcomes:
+        return run.outcomes[key]
+    return "unsupported" if f"{case}::unsupported" in run.outcomes else None
 
 
 def step(adapter: str, old_version: str, new_version: str, old: RunSummary, new: RunSummary,

@@ -82,7 +82,7 @@ def _cell(run: RunSummary | str | None) -> tuple[str, str]:
 
 
 def _transition(change: Change) -> str:
-    return f"{change.old or 'not judged'} → {change.new or 'not judged'}"
+    return f"{change.old or 'no verdict'} → {change.new or 'no verdict'}"
 
 
 def render_history_markdown(page: Page) -> str:

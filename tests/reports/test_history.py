@@ -316,3 +316,13 @@ def test_the_published_fixes_parse_and_cite_litellm_threads() -> None:
     assert fixes
     for fix in fixes:
         assert fix.url.startswith("https://github.com/BerriAI/litellm/"), fix.url
+
+
+def test_a_finding_whose_case_became_unsupported_says_so() -> None:
+    runs: dict[str, dict[str, RunSummary | str]] = {
+        "1.0": {"a": _run(verdict("c", "fidelity.error_flag", "warn", "flag lost"))},
+        "2.0": {"a": _run(verdict("c", "unsupported", "unsupported", "declined", level=None))},
+    }
+    (only,) = diff_releases(runs, [])
+    (gone,) = only.disappeared
+    assert (gone.old, gone.new, gone.message) == ("warn", "unsupported", "flag lost")
