@@ -89,6 +89,9 @@ class Step:
     fixes: tuple[Fix, ...]  # fixes released in (old, new] that match a change
     unexplained: tuple[Change, ...]  # changes no fix of (old, new] matches
     problem: str = ""  # a side without results: no diff
+    # Findings not comparable because the conversion raised on their case on
+    # one side: the convert error itself is the change shown.
+    masked: tuple[Change, ...] = ()
 
 
 @dataclass
@@ -296,10 +299,17 @@ def _change(key: str, old: RunSummary, new: RunSummary) -> Change:
     return Change(case, rule, _outcome(old, case, key), _outcome(new, case, key), message)
 
 
+# The outcome shown for a verdict a run does not have because its case raised.
+CASE_RAISED = "convert error"
+
+
 def _outcome(run: RunSummary, case: str, key: str) -> str | None:
-    """The verdict's outcome; "unsupported" when the run judged the case unsupported."""
+    """The verdict's outcome; "unsupported" when the run judged the case
+    unsupported, ``CASE_RAISED`` when the conversion raised on the case."""
     if key in run.outcomes:
         return run.outcomes[key]
+    if run.outcomes.get(f"{case}::convert") == "error":
+        return CASE_RAISED
     return "unsupported" if f"{case}::unsupported" in run.outcomes else None
 
 
@@ -311,8 +321,9 @@ def step(adapter: str, old_version: str, new_version: str, old: RunSummary, new:
     # A finding whose outcome changed (fail -> warn) appears and disappears.
     appeared = sorted(k for k in after if before.get(k) != after[k])
     disappeared = sorted(k for k in before if after.get(k) != before[k])
-    added = tuple(_change(k, old, new) for k in appeared)
-    removed = tuple(_change(k, old, new) for k in disappeared)
+    every = [_change(k, old, new) for k in appeared], [_change(k, old, new) for k in disappeared]
+    masked = tuple(c for side in every for c in side if CASE_RAISED in (c.old, c.new))
+    added, removed = (tuple(c for c in side if c not in masked) for side in every)
     changes = added + removed
     window = [fix for fix in fixes if _released_in(fix.release, old_version, new_version)]
     matched = [fix for fix in window if any(matches(fix, adapter, c) for c in changes)]
@@ -325,6 +336,7 @@ def step(adapter: str, old_version: str, new_version: str, old: RunSummary, new:
         disappeared=removed,
         fixes=tuple(matched),
         unexplained=tuple(unexplained),
+        masked=masked,
     )
 
 

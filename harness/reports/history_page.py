@@ -81,6 +81,18 @@ def _cell(run: RunSummary | str | None) -> tuple[str, str]:
     return str(len(found)), detail
 
 
+def _masked(step: Step) -> str:
+    cases = len({change.case for change in step.masked})
+    return (
+        f"{_count(len(step.masked), 'finding')} on {_count(cases, 'case')} not comparable: the "
+        "conversion raised on those cases on one side (the convert errors above)"
+    )
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
 def _transition(change: Change) -> str:
     return f"{change.old or 'no verdict'} → {change.new or 'no verdict'}"
 
@@ -117,7 +129,9 @@ def render_history_markdown(page: Page) -> str:
         if not steps:
             continue
         lines += [f"### {steps[0].old} → {release}", ""]
-        quiet = [s.adapter for s in steps if not (s.appeared or s.disappeared or s.problem)]
+        quiet = [
+            s.adapter for s in steps if not (s.appeared or s.disappeared or s.problem or s.masked)
+        ]
         for s in steps:
             if s.problem:
                 lines.append(f"- **{s.adapter}**: no comparison ({inline(s.problem)})")
@@ -126,6 +140,8 @@ def render_history_markdown(page: Page) -> str:
         for s in steps:
             for group in _groups(s):
                 lines += _markdown_group(s.adapter, group)
+            if s.masked:
+                lines.append(f"- **{s.adapter}**: {_masked(s)}")
         lines.append("")
     lines += ["## Fixes in the range that changed no verdict", ""]
     if not page.unmatched_fixes:
@@ -191,10 +207,12 @@ def render_history_html(page: Page) -> str:
             if s.problem:
                 parts.append(f"<li><strong>{escape(s.adapter)}</strong>: no comparison "
                              f"({escape(s.problem)})</li>")  # fmt: skip
-            elif not (s.appeared or s.disappeared):
+            elif not (s.appeared or s.disappeared or s.masked):
                 parts.append(f"<li class='none'>{escape(s.adapter)}: no change</li>")
             for group in _groups(s):
                 parts.append(_html_group(s.adapter, group))
+            if s.masked:
+                parts.append(f"<li><strong>{escape(s.adapter)}</strong>: {escape(_masked(s))}</li>")
         parts.append("</ul>\n")
     parts.append("<h2>Fixes in the range that changed no verdict</h2>\n<ul>")
     for fix in page.unmatched_fixes:

@@ -326,3 +326,22 @@ def test_a_finding_whose_case_became_unsupported_says_so() -> None:
     (only,) = diff_releases(runs, [])
     (gone,) = only.disappeared
     assert (gone.old, gone.new, gone.message) == ("warn", "unsupported", "flag lost")
+
+
+def test_findings_hidden_by_a_conversion_error_are_counted_not_listed() -> None:
+    runs: dict[str, dict[str, RunSummary | str]] = {
+        "1.0": {"a": _run(verdict("c", "fidelity.text", "fail", "m"), verdict("d", "x.y"))},
+        "2.0": {
+            "a": _run(
+                verdict("c", "convert", "error", "No module named 'fastapi'", level=None),
+                verdict("d", "x.y"),
+            )
+        },
+    }
+    (only,) = diff_releases(runs, [])
+    assert [c.key for c in only.appeared] == ["c::convert"]
+    assert only.disappeared == ()
+    assert [(c.key, c.new) for c in only.masked] == [("c::fidelity.text", "convert error")]
+    page = Page("Lib", "cmd", "", ("1.0", "2.0"), runs, (only,), ())
+    assert "1 finding on 1 case not comparable" in render_history_markdown(page)
+    assert "not comparable" in render_history_html(page)
