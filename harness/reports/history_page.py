@@ -19,6 +19,8 @@ from harness.reports.html_style import STYLE
 from harness.reports.markdown import code, inline
 
 NO_FIX = "no known fix or issue"
+LIST_LIMIT = 12  # cases listed one per line; more are folded into one line
+MESSAGE_LIMIT = 3  # distinct messages shown for a folded group
 _EXTRA_STYLE = """
 table.compare { border-collapse: collapse; margin: 1rem 0; }
 table.compare th, table.compare td { border: 1px solid var(--line); padding: .3rem .5rem;
@@ -166,6 +168,18 @@ def _markdown_group(adapter: str, group: _Group) -> list[str]:
         f"- **{adapter}**: {code(group.rule)} {verb} on {len(group.changes)} "
         f"case{'s' if len(group.changes) != 1 else ''}: {_fix_links_md(group.fixes)}"
     ]
+    if len(group.changes) > LIST_LIMIT:
+        # A mass change (a whole release broken) reads better folded.
+        transitions = sorted({_transition(change) for change in group.changes})
+        messages = sorted({change.message for change in group.changes if change.message})
+        lines.append(
+            f"  - {', '.join(transitions)}: " + ", ".join(code(c.case) for c in group.changes)
+        )
+        for message in messages[:MESSAGE_LIMIT]:
+            lines.append(f"  - {inline(message)}")
+        if len(messages) > MESSAGE_LIMIT:
+            lines.append(f"  - … and {len(messages) - MESSAGE_LIMIT} more messages")
+        return lines
     for change in group.changes:
         message = f": {inline(change.message)}" if change.message else ""
         lines.append(f"  - {code(change.case)} ({_transition(change)}){message}")

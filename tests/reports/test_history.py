@@ -345,3 +345,17 @@ def test_findings_hidden_by_a_conversion_error_are_counted_not_listed() -> None:
     page = Page("Lib", "cmd", "", ("1.0", "2.0"), runs, (only,), ())
     assert "1 finding on 1 case not comparable" in render_history_markdown(page)
     assert "not comparable" in render_history_html(page)
+
+
+def test_a_mass_change_is_folded_into_one_line_of_cases() -> None:
+    many = [verdict(f"c/{n:02}", "convert", "error", "No module named 'fastapi'", level=None)
+            for n in range(20)]  # fmt: skip
+    runs: dict[str, dict[str, RunSummary | str]] = {
+        "1.0": {"a": _run(verdict("c/00", "x.y"))},
+        "2.0": {"a": _run(*many)},
+    }
+    steps = tuple(diff_releases(runs, []))
+    text = render_history_markdown(Page("Lib", "cmd", "", ("1.0", "2.0"), runs, steps, ()))
+    assert "`convert` appeared on 20 cases" in text
+    assert "  - no verdict → error: `c/00`, `c/01`," in text
+    assert text.count("No module named") == 1
