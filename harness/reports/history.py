@@ -303,14 +303,23 @@ def _change(key: str, old: RunSummary, new: RunSummary) -> Change:
 CASE_RAISED = "convert error"
 
 
+# Shown for an absent ``convert`` verdict: the adapter converted the case.
+CONVERTED = "converted"
+# Shown for an absent verdict on a case with directions the adapter declines.
+PARTLY_UNSUPPORTED = "no verdict (directions unsupported)"
+
+
 def _outcome(run: RunSummary, case: str, key: str) -> str | None:
-    """The verdict's outcome; "unsupported" when the run judged the case
-    unsupported, ``CASE_RAISED`` when the conversion raised on the case."""
+    """The verdict's outcome, or what its absence means: ``CASE_RAISED`` when
+    the conversion raised on the case, ``CONVERTED`` for an absent convert
+    error, ``PARTLY_UNSUPPORTED`` when the adapter declined directions of it."""
     if key in run.outcomes:
         return run.outcomes[key]
     if run.outcomes.get(f"{case}::convert") == "error":
         return CASE_RAISED
-    return "unsupported" if f"{case}::unsupported" in run.outcomes else None
+    if key.endswith("::convert"):
+        return CONVERTED
+    return PARTLY_UNSUPPORTED if f"{case}::unsupported" in run.outcomes else None
 
 
 def step(adapter: str, old_version: str, new_version: str, old: RunSummary, new: RunSummary,

@@ -318,14 +318,18 @@ def test_the_published_fixes_parse_and_cite_litellm_threads() -> None:
         assert fix.url.startswith("https://github.com/BerriAI/litellm/"), fix.url
 
 
-def test_a_finding_whose_case_became_unsupported_says_so() -> None:
+def test_a_finding_whose_case_became_partly_unsupported_says_so() -> None:
     runs: dict[str, dict[str, RunSummary | str]] = {
         "1.0": {"a": _run(verdict("c", "fidelity.error_flag", "warn", "flag lost"))},
         "2.0": {"a": _run(verdict("c", "unsupported", "unsupported", "declined", level=None))},
     }
     (only,) = diff_releases(runs, [])
     (gone,) = only.disappeared
-    assert (gone.old, gone.new, gone.message) == ("warn", "unsupported", "flag lost")
+    assert (gone.old, gone.new, gone.message) == (
+        "warn",
+        "no verdict (directions unsupported)",
+        "flag lost",
+    )
 
 
 def test_findings_hidden_by_a_conversion_error_are_counted_not_listed() -> None:
@@ -357,5 +361,5 @@ def test_a_mass_change_is_folded_into_one_line_of_cases() -> None:
     steps = tuple(diff_releases(runs, []))
     text = render_history_markdown(Page("Lib", "cmd", "", ("1.0", "2.0"), runs, steps, ()))
     assert "`convert` appeared on 20 cases" in text
-    assert "  - no verdict → error: `c/00`, `c/01`," in text
+    assert "  - converted → error: `c/00`, `c/01`," in text
     assert text.count("No module named") == 1
