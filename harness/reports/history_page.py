@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from harness.reports.history import Change, Fix, RunSummary, Step, findings, matches, version_key
+from harness.reports.history import Change, Fix, RunSummary, Step, findings, matches
 from harness.reports.html_report import CSP
 from harness.reports.html_style import STYLE
 from harness.reports.markdown import code, inline
@@ -188,7 +188,6 @@ def _markdown_group(adapter: str, group: _Group) -> list[str]:
 
 def render_history_html(page: Page) -> str:
     adapters = _adapters(page)
-    head = "".join(f"<th>{escape(a)}</th>" for a in adapters)
     rows = []
     for release in page.releases:
         cells = []
@@ -260,7 +259,3 @@ def _html_group(adapter: str, group: _Group) -> str:
         f"<li><strong>{escape(adapter)}</strong>: <code>{escape(group.rule)}</code> {verb} on "
         f"{count} case{'s' if count != 1 else ''}: {links}<ul class='cases'>{items}</ul></li>"
     )
-
-
-def releases_in_order(releases: Sequence[str]) -> tuple[str, ...]:
-    return tuple(sorted(releases, key=version_key))
