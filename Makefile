@@ -63,6 +63,15 @@ bench-thirdparty: bytecode
 reports: $(STAMP)
 	$(BIN)/python -m harness.reports.thirdparty --reference $(REPORTS_ARGS)
 
+## reports-history: judge every release of [history.$(HISTORY)] of
+## reports/thirdparty.toml (default litellm), each in its own environment
+## .venv-thirdparty/<package>-<release>/, and write the page
+## reports/history/$(HISTORY)/README.md and index.html (docs/reports.md)
+HISTORY ?= litellm
+.PHONY: reports-history
+reports-history: $(STAMP)
+	$(BIN)/python -m harness.reports.thirdparty --history $(HISTORY) $(REPORTS_ARGS)
+
 ## integration: the slow checks against real third-party code: the library
 ## reports above, then toolwire against three real HTTP proxies (LiteLLM proxy,
 ## claude-code-proxy, claude-code-router), each installed from its registry into

@@ -19,6 +19,10 @@ then writes ``reports/index.html`` and ``reports/README.md`` comparing every
 ``reports/*/results.json``. ``--reference`` also runs the reference adapter
 in this environment into ``reports/reference/``. Logs go to
 ``reports/_local/`` (git-ignored). ``make reports`` runs it all.
+
+``--history NAME[=R1,R2,...]`` instead judges releases of one library, each
+in its own environment (``[history.NAME]`` of the table;
+``harness/reports/history_run.py``).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from harness.reports.comparison import (
     render_index_markdown,
     summarise,
 )
+from harness.reports.history import HistoryError, parse_history, parse_releases
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "reports" / "thirdparty.toml"
@@ -231,6 +236,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="use the environments as they are")  # fmt: skip
     parser.add_argument("--index-only", action="store_true",
                         help="only rewrite reports/index.html and README.md")  # fmt: skip
+    parser.add_argument("--history", metavar="NAME[=R1,R2,...]",
+                        help="judge releases of [history.NAME] (or these releases) instead, "
+                        "each in its own environment")  # fmt: skip
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT)
     parser.add_argument("--table", type=Path, default=TABLE)
     options = parser.parse_args(argv)
@@ -238,7 +246,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     runner = Runner(reports, options.timeout, not options.no_install, reports / "_local" / "logs")
     try:
         entries = load_table(options.table)
-    except TableError as error:
+        if options.history:
+            return _history(runner, options.history, options.table, entries, options.index_only)
+    except (TableError, HistoryError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     unknown = set(options.only) - {entry.name for entry in entries} - {REFERENCE}
@@ -260,6 +270,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, problem in sorted(runner.problems.items()):
         print(f"problem: {name}: {problem}", file=sys.stderr)
     return 1 if runner.problems else 0
+
+
+def _history(runner: Runner, option: str, table: Path, entries: Sequence[Entry],
+             index_only: bool) -> int:  # fmt: skip
+    from harness.reports.history_run import run_history
+
+    spec = parse_releases(option, parse_history(table.read_text(encoding="utf-8"), str(table)))
+    adapters = [entry.name for entry in entries if entry.extra == spec.extra]
+    return run_history(runner, ROOT, VENVS, spec, adapters, index_only)
 
 
 if __name__ == "__main__":

@@ -24,10 +24,11 @@ every call although litellm's base install lacks it.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
+from harness.adapters.thirdparty._litellm_entry import raw_request_kwargs
 from harness.adapters.thirdparty._offline import load, require
 from harness.adapters.thirdparty._replay import forbid_network, stream_data
 
@@ -41,6 +42,11 @@ def load_litellm(adapter: str) -> str:
     os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
     forbid_network()
     litellm = load("litellm")
+    # Releases up to about 1.81 load the cl100k tokenizer lazily, from the
+    # network instead of the copy they bundle, unless this module (which
+    # points tiktoken at that copy) was imported first; the request body does
+    # not depend on it.
+    load("litellm.litellm_core_utils.default_encoding")
     # Its "Give Feedback / Get Help" banner on every exception is noise here.
     litellm.suppress_debug_info = True
     return version
@@ -55,7 +61,7 @@ def raw_request_to(kwargs: Mapping[str, Any]) -> tuple[str, Any]:
     """Where ``litellm.completion(**kwargs)`` would send its request, and the body."""
     utils = load("litellm.utils")
     call_types = load("litellm.types.utils").CallTypes
-    captured = utils.return_raw_request(call_types.completion, dict(kwargs))
+    captured = utils.return_raw_request(call_types.completion, raw_request_kwargs(kwargs))
     body = captured.get("raw_request_body")
     if body is None:
         raise RuntimeError(
@@ -88,20 +94,29 @@ def model_response(body: Mapping[str, Any]) -> Any:
 
 
 def completion_chunks(
-    events: Iterable[Mapping[str, Any]], model: str, provider: str
+    events: Iterable[Mapping[str, Any]], model: str, provider: str, asynchronous: bool = False
 ) -> Iterator[Any]:
     """An OpenAI-compatible stream as the ``ModelResponseStream`` chunks
     ``litellm.completion(stream=True, stream_options={"include_usage": True})``
-    yields. Usage is asked for, as a user who wants it does."""
+    yields. Usage is asked for, as a user who wants it does.
+
+    ``asynchronous``: the chunks come from an asynchronous source, as the
+    OpenAI SDK's async client gives them to ``acompletion`` (the wrapper is
+    then iterated with ``async for``)."""
     chunk_class = load("openai.types.chat").ChatCompletionChunk
     wrapper_class = load("litellm.litellm_core_utils.streaming_handler").CustomStreamWrapper
     chunks = [chunk_class.model_validate(data) for data in stream_data(events)]
     return iter(
         wrapper_class(
-            completion_stream=iter(chunks),
+            completion_stream=_async_source(chunks) if asynchronous else iter(chunks),
             model=model,
             logging_obj=logging_object(model, stream=True),
             custom_llm_provider=provider,
             stream_options={"include_usage": True},
         )
     )
+
+
+async def _async_source(chunks: list[Any]) -> AsyncIterator[Any]:
+    for chunk in chunks:
+        yield chunk

@@ -1,11 +1,14 @@
 """LiteLLM's Anthropic ``/v1/messages`` adapter, both ways, offline.
 
-Pinned (extra ``litellm``): litellm 1.106.2 (see ``_litellm.py``).
+Pinned (extra ``litellm``): litellm 1.106.2 (see ``_litellm.py``); runs on
+1.80 and later too, wherever the release keeps the adapter
+(``_litellm_entry.py``).
 
 When a client speaks Anthropic Messages to LiteLLM (``litellm.anthropic.messages``,
 or the proxy's ``/v1/messages``, the path Claude Code takes) and the model
 behind it speaks Chat Completions, LiteLLM converts with its adapter in
-``litellm.llms.anthropic.pass_through.adapters``. OpenAI models take that
+``litellm.llms.anthropic.pass_through.adapters`` (moved, see
+``_litellm_entry.py``). OpenAI models take that
 path when the documented switch ``litellm.use_chat_completions_url_for_anthropic_messages``
 is on (otherwise LiteLLM goes to OpenAI's Responses API); every provider
 without a native ``/v1/messages`` takes it always. The model a user names
@@ -48,29 +51,19 @@ from harness.adapters.thirdparty._litellm import (
     model_response,
     raw_request_to,
 )
+from harness.adapters.thirdparty._litellm_entry import (
+    adapters_module,
+    async_only,
+    completion_kwargs,
+    routes_to_responses_api,
+    sse_bytes,
+)
 from harness.adapters.thirdparty._offline import load, plain_json
 from harness.adapters.thirdparty._replay import dump
 from harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
 
 MODEL = "openai/gpt-4.1-mini"
 _LOCAL_MODEL = MODEL.partition("/")[2]
-# The named parameters of anthropic_messages_handler; the rest go in extra_kwargs.
-_NAMED = (
-    "max_tokens",
-    "messages",
-    "metadata",
-    "stop_sequences",
-    "stream",
-    "system",
-    "temperature",
-    "thinking",
-    "tool_choice",
-    "tools",
-    "top_k",
-    "top_p",
-    "output_format",
-)
-_ADAPTERS = "litellm.llms.anthropic.pass_through.adapters"
 
 
 class LiteLLMAnthropicMessagesAdapter:
@@ -95,24 +88,22 @@ class LiteLLMAnthropicMessagesAdapter:
     def convert(self, payload: Any, kind: PayloadKind, source: str, target: str) -> Any:
         if kind == "request":
             return self._request(payload)
-        adapter = load(f"{_ADAPTERS}.transformation").AnthropicAdapter()
+        adapter = adapters_module("transformation").AnthropicAdapter()
         if kind == "response":
             converted = adapter.translate_completion_output_params(model_response(payload))
             return plain_json(_plain(converted))
-        stream = adapter.translate_completion_output_params_streaming(
-            completion_chunks(payload, _LOCAL_MODEL, "openai"), model=_LOCAL_MODEL, is_async=False
-        )
-        return b"".join(stream).decode("utf-8")
+        chunks = completion_chunks(payload, _LOCAL_MODEL, "openai", async_only(adapter))
+        return sse_bytes(adapter, chunks, _LOCAL_MODEL).decode("utf-8")
 
     def _request(self, body: Mapping[str, Any]) -> Any:
-        handler = load(f"{_ADAPTERS}.handler").LiteLLMMessagesToCompletionTransformationHandler
-        named = {key: body[key] for key in _NAMED if key in body}
-        extra = {key: value for key, value in body.items() if key not in (*_NAMED, "model")}
-        extra["drop_params"] = True
-        completion_kwargs, _tool_names = handler._prepare_completion_kwargs(
-            model=MODEL, extra_kwargs=extra, **named
-        )
-        url, body = raw_request_to(completion_kwargs)
+        handler = adapters_module("handler").LiteLLMMessagesToCompletionTransformationHandler
+        kwargs = completion_kwargs(handler, MODEL, body, {"drop_params": True})
+        if routes_to_responses_api(kwargs):
+            raise UnsupportedConversion(
+                f"LiteLLM sends this request to OpenAI's Responses API ({kwargs['model']}), "
+                "not Chat Completions"
+            )
+        url, body = raw_request_to(kwargs)
         if url.rstrip("/").endswith("/responses"):
             # LiteLLM sends requests with thinking to OpenAI's Responses API.
             raise UnsupportedConversion(
