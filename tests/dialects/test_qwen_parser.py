@@ -366,10 +366,26 @@ def test_empty_tool_list_makes_every_tool_unknown() -> None:
 
 
 def test_unknown_parameter() -> None:
-    result = parse(call_xml("get_weather", ("city", "Oslo"), ("country", "NO")))
+    closed = ToolDef(
+        "get_weather",
+        parameters={
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "additionalProperties": False,
+        },
+    )
+    result = parse(call_xml("get_weather", ("city", "Oslo"), ("country", "NO")), (closed,))
     only_rejected(result)
     assert codes(result) == ["unknown_parameter"]
     assert result.issues[0].parameter == "country"
+
+
+def test_a_parameter_outside_properties_is_a_string_unless_the_schema_closes_them() -> None:
+    # JSON Schema admits other names unless additionalProperties is false;
+    # Qwen's parser, vLLM and sglang keep such a value as a string.
+    result = parse(call_xml("get_weather", ("city", "Oslo"), ("country", "NO")))
+    assert codes(result) == []
+    assert result.calls[0].arguments == {"city": "Oslo", "country": "NO"}
 
 
 def test_duplicate_parameter() -> None:
