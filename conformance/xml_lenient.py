@@ -6,11 +6,12 @@ that serve the model split on several points (docs/rules/xml-peers.md,
 tests/conformance/qwen_peers/), so a converter that does what one of them
 does is not wrong at MUST level:
 
-* value spellings: Qwen's own parser (and vLLM, sglang, which copy it)
+* value spellings and precision: Qwen's own parser (and vLLM, sglang, which copy it)
   lower-cases booleans and ``null`` (``TRUE``, ``NULL``), reads integers with
   Python ``int()`` (``03106`` -> 3106) and maps type names outside JSON Schema
   (``int``, ``float``, ``bool``, ``dict``, ``list``...); llama.cpp trims the
-  whitespace around every value;
+  whitespace around every value and keeps numbers as doubles (an integer
+  beyond 2**53 arrives rounded);
 * markup: Qwen's parser and vLLM's qwen3_xml parser close a value that a
   following ``<parameter=``, ``</function>`` or ``</tool_call>`` interrupts
   (a dropped ``</parameter>``, the values complete); none of the parsers
@@ -100,6 +101,9 @@ def value_alternatives(raw: str, schema: Any, root: Any = None) -> list[Any]:
     found: list[Any] = [strict.value] if strict.ok else []
     if strict.ok and isinstance(strict.value, str):
         found.append(raw.strip())  # llama.cpp trims every value
+    big = strict.value if strict.ok and not isinstance(strict.value, bool) else None
+    if isinstance(big, int) and abs(big) > 2**53:
+        found.append(float(big))  # llama.cpp keeps numbers as doubles
     for type_name in _declared(schema):
         ok, value = _lenient(raw, type_name)
         if ok:
