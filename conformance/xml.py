@@ -355,7 +355,10 @@ def _per_turn(
         turns = xml_turns(conversion)
         if turns is None:
             return None
-        results = [check(turn) if streams or not turn.streamed else None for turn in turns]
+        results = [
+            check(turn) if (streams or not turn.streamed) and not turn.has_literal_block else None
+            for turn in turns
+        ]
         if all(result is None for result in results):
             return None
         return [item for result in results if result for item in result]

@@ -80,6 +80,13 @@ class XmlTurn:
         return self.tools is not None
 
     @property
+    def has_literal_block(self) -> bool:
+        """A call holds a literal <tool_call> block in a value. The real
+        parsers split on it (Qwen's and vLLM's regexes cut the value at the
+        inner </tool_call>), so no rule judges such a text at MUST."""
+        return any((c.raw_arguments or "").count("<tool_call>") > 1 for c in self.parse.calls)
+
+    @property
     def has_markup(self) -> bool:
         return bool(self.parse.calls or self.parse.rejected)
 
