@@ -25,6 +25,7 @@ from conformance.xml_oracle import normalised
 from conformance.xml_values import same_json
 from harness.dialects import get_codec
 from harness.dialects.qwen_xml import parse_qwen_xml
+from tests.conformance.qwen_peers import tools as T
 from tests.conformance.qwen_peers.cases import CASES, PeerCase
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -118,3 +119,22 @@ def test_docs_accuracy_states_the_counts() -> None:
         assert row is not None, f"docs/accuracy.md has no row for {project}"
         total = sum(tally.values())
         assert row.groups() == (str(total), str(tally["agree"]), str(tally["accepted"]))
+
+
+def test_a_literal_call_block_in_a_value_gets_no_verdict() -> None:
+    # Qwen's and vLLM's regex parsers cut the value at the inner
+    # </tool_call>; toolwire reads the block as text. The peers split, so no
+    # rule judges such a text (None, not a pass).
+    literal = (
+        "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+        "</function>\n</tool_call>"
+    )
+    text = (
+        "<tool_call>\n<function=write_file>\n<parameter=path>\nex.txt\n</parameter>\n"
+        f"<parameter=content>\n{literal}\n</parameter>\n</function>\n</tool_call>"
+    )
+    case = PeerCase("literal", "qwen", "", text, T.QWEN, [("get_weather", {"city": "Paris"})])
+    conversion = ConversionUnderTest(source=source(case), output=peer_output(case))
+    assert {code: check(conversion) for code, check in CONVERSION_CHECKS.items()} == {
+        code: None for code in CONVERSION_CHECKS
+    }
