@@ -34,6 +34,7 @@ from conformance.findings import Finding, finding
 from conformance.xml_lenient import (
     accepted_arguments,
     raw_values,
+    recovered_call,
     tool_schema,
     value_alternatives,
 )
@@ -43,7 +44,6 @@ from conformance.xml_oracle import (
     leftover_markup,
     match_calls,
     normalised,
-    recovered_call,
     text_without_rejected,
     xml_turns,
 )

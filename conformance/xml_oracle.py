@@ -18,7 +18,6 @@ from conformance.context import ConversionUnderTest
 from conformance.paths import block_path, response_block_path, turn_path
 from conformance.reasoning_views import response_path
 from conformance.timeline import ASSISTANT_ROLES
-from conformance.xml_lenient import recovered_call  # noqa: F401  (re-exported)
 from conformance.xml_values import same_json
 from harness.dialects.qwen_xml import REJECTED_CALL, QwenParse, parse_qwen_xml
 from harness.model import (
