@@ -31,7 +31,6 @@ from conformance.catalogue import RULES_BY_CODE
 from conformance.context import ConversionUnderTest, PayloadUnderTest
 from conformance.xml import CONVERSION_CHECKS
 from conformance.xml_oracle import assistant_markup_text, is_markup_call
-from harness.dialects import get_codec
 from harness.dialects.qwen_xml import render_call_xml
 from harness.engine.payloads import parse_payload
 from harness.errors import ToolwireError
@@ -76,10 +75,8 @@ def parser_output_checks(
             }
         ],
     }
-    codec = get_codec(QWEN_XML)
-    rebuilt = codec.parse_response(body, tools=payload.tools)
-    source = PayloadUnderTest(
-        QWEN_XML, "response", payload.profile, body, rebuilt, payload.tools, "rebuilt model text"
+    source = parse_payload(
+        QWEN_XML, "response", body, payload.profile, payload.tools, "rebuilt model text"
     )
     output = parse_payload(
         OPENAI_CHAT, payload.kind, payload.raw, payload.profile, payload.tools, payload.label
