@@ -17,7 +17,9 @@ _FAMILY_INTRO = {
     "ordering": "Results, text, thinking and system prompts sit where each dialect requires.",
     "fidelity": "What the model said, and the tools it was given, survive conversion.",
     "reasoning": "Reasoning that must be replayed comes back whole and unchanged.",
-    "xml": "Qwen3-Coder XML tool calls in text become structured calls, safely.",
+    "xml": "Qwen3-Coder XML tool calls in text become structured calls, safely. Where the "
+    "real parsers (Qwen's own, vLLM, sglang, llama.cpp) split, any reading one of them "
+    "gives is accepted: [xml-peers.md](xml-peers.md) says who does what.",
     "stream": "Streams follow their grammar and reassemble into the right message.",
     "replay": "Across a conversation, what the model returned comes back unchanged.",
     "schema": "Every payload produced has the shape its dialect's documentation requires.",

@@ -9,11 +9,15 @@ output with that parse:
 * every well-formed call is a structured call, in the order written, with
   its values typed by the tool's JSON Schema ("3" -> 3, "true" -> true);
 * the text before the calls is kept and no markup is left in it;
-* a malformed call is never run with partial arguments. One recovery is
-  accepted: a block whose only fault is a missing ``<tool_call>`` opener,
-  turned into a call with the complete arguments (see
-  ``xml_oracle.recovered_call``). Leaving a rejected call's raw text in the
-  content, or dropping it, is also accepted;
+* a malformed call is never run with partial arguments. A block whose
+  arguments are whole despite its faults (a missing ``<tool_call>`` opener,
+  a dropped ``</parameter>`` before the next tag, a missing required
+  parameter, a value only a peer parser reads) may be run with the complete
+  arguments (``xml_lenient.recovered_call``); leaving a rejected call's raw
+  text in the content, or dropping it, is also accepted;
+* where the real parsers split on a value (``xml_lenient``: ``TRUE``,
+  ``03106``, type names outside JSON Schema, trimmed whitespace), any
+  reading one of them gives is accepted (docs/rules/xml-peers.md);
 * a streamed source gives the same calls and text as the same text parsed
   in one piece. For a streamed source that comparison is one verdict,
   ``xml.stream_equivalence``, in place of the per-aspect rules (a broken
@@ -27,18 +31,25 @@ from typing import Any
 
 from conformance.context import ConversionCheck, ConversionUnderTest, PayloadCheck, RoundTripCheck
 from conformance.findings import Finding, finding
+from conformance.xml_lenient import (
+    accepted_arguments,
+    raw_values,
+    recovered_call,
+    tool_schema,
+    value_alternatives,
+)
 from conformance.xml_oracle import (
     OutputCall,
     XmlTurn,
     leftover_markup,
     match_calls,
     normalised,
-    recovered_call,
     text_without_rejected,
     xml_turns,
 )
 from conformance.xml_values import json_type, preview, same_json
 from harness.dialects.qwen_xml import RejectedCall, TextSegment
+from harness.dialects.qwen_xml.schema import parameter_schema, parameters_root
 from harness.model import ToolCall
 
 
@@ -83,7 +94,25 @@ def _expected_arguments(turn: XmlTurn) -> list[Mapping[str, Any] | None]:
     return expected
 
 
-def _argument_differences(want: Mapping[str, Any], got: OutputCall) -> list[str]:
+def _peer_reading(turn: XmlTurn | None, call: ToolCall | None, name: str, value: Any) -> bool:
+    """``value`` is what one of the real parsers reads from the parameter."""
+    if turn is None or call is None or not turn.typed or not call.raw_arguments:
+        return False
+    raw = raw_values(call.raw_arguments).get(name)
+    if raw is None:
+        return False
+    tool = tool_schema(turn.tools, call.name)
+    schema = parameter_schema(tool, name).schema if tool is not None else None
+    choices = value_alternatives(raw, schema, parameters_root(tool))
+    return any(same_json(choice, value) for choice in choices)
+
+
+def _argument_differences(
+    want: Mapping[str, Any],
+    got: OutputCall,
+    turn: XmlTurn | None = None,
+    source: ToolCall | None = None,
+) -> list[str]:
     arguments = got.call.arguments
     if not isinstance(arguments, Mapping):
         reason = got.call.arguments_error or f"a JSON {json_type(arguments)}, not an object"
@@ -92,7 +121,9 @@ def _argument_differences(want: Mapping[str, Any], got: OutputCall) -> list[str]
     for name, value in want.items():
         if name not in arguments:
             problems.append(f"parameter {name!r} is missing")
-        elif not same_json(value, arguments[name]):
+        elif not same_json(value, arguments[name]) and not _peer_reading(
+            turn, source, name, arguments[name]
+        ):
             actual = arguments[name]
             if json_type(actual) != json_type(value):
                 problems.append(
@@ -120,7 +151,7 @@ def check_parameter_type(turn: XmlTurn) -> list[Finding] | None:
         return None  # no parameter written or received: no value to type
     found = []
     for want, got, call in pairs:
-        for problem in _argument_differences(want, got):
+        for problem in _argument_differences(want, got, turn, call):
             found.append(
                 finding(
                     "xml.parameter_type",
@@ -211,7 +242,8 @@ def _recovery_ok(rejected: RejectedCall, call: ToolCall, turn: XmlTurn) -> bool:
     if recovered is None or recovered.name != call.name:
         return False
     if turn.typed:
-        return same_json(recovered.arguments, call.arguments)
+        tool = tool_schema(turn.tools, call.name)
+        return accepted_arguments(recovered.raw_arguments or "", call.arguments, tool) == []
     # No schemas: the values cannot be typed here, so the parameter names decide.
     return isinstance(call.arguments, Mapping) and set(call.arguments) == set(recovered.arguments)
 
@@ -275,8 +307,8 @@ def _equivalent_calls(turn: XmlTurn) -> bool:
     placed = [m for m in matches if m is not None]
     if len(placed) != len(matches) or placed != sorted(placed):
         return False
-    for want, match in zip(_expected_arguments(turn), placed, strict=True):
-        if want is not None and _argument_differences(want, turn.output_calls[match]):
+    for call, want, match in zip(turn.parse.calls, _expected_arguments(turn), placed, strict=True):
+        if want is not None and _argument_differences(want, turn.output_calls[match], turn, call):
             return False
     return not _attributed(turn)[1]
 
@@ -325,7 +357,10 @@ def _per_turn(
         turns = xml_turns(conversion)
         if turns is None:
             return None
-        results = [check(turn) if streams or not turn.streamed else None for turn in turns]
+        results = [
+            check(turn) if (streams or not turn.streamed) and not turn.has_literal_block else None
+            for turn in turns
+        ]
         if all(result is None for result in results):
             return None
         return [item for result in results if result for item in result]

@@ -19,7 +19,7 @@ from conformance.paths import block_path, response_block_path, turn_path
 from conformance.reasoning_views import response_path
 from conformance.timeline import ASSISTANT_ROLES
 from conformance.xml_values import same_json
-from harness.dialects.qwen_xml import REJECTED_CALL, QwenParse, RejectedCall, parse_qwen_xml
+from harness.dialects.qwen_xml import REJECTED_CALL, QwenParse, parse_qwen_xml
 from harness.model import (
     QWEN_XML,
     Conversation,
@@ -77,6 +77,13 @@ class XmlTurn:
     @property
     def typed(self) -> bool:
         return self.tools is not None
+
+    @property
+    def has_literal_block(self) -> bool:
+        """A call holds a literal <tool_call> block in a value. The real
+        parsers split on it (Qwen's and vLLM's regexes cut the value at the
+        inner </tool_call>), so no rule judges such a text at MUST."""
+        return any((c.raw_arguments or "").count("<tool_call>") > 1 for c in self.parse.calls)
 
     @property
     def has_markup(self) -> bool:
@@ -191,26 +198,6 @@ def match_calls(expected: Sequence[ToolCall], output: Sequence[ToolCall]) -> lis
                 used.add(o)
                 break
     return matched
-
-
-def recovered_call(rejected: RejectedCall, tools: Sequence[ToolDef] | None) -> ToolCall | None:
-    """The complete call of a block whose only fault is a missing <tool_call>.
-
-    Qwen3-Coder drops the opener after a sentence of text while writing the
-    rest of the call in full (ollama/ollama#18530): such a call is not
-    half-parsed, and recovering it with complete arguments is accepted. Any
-    other issue (unclosed tag, broken markup, unknown tool or parameter,
-    missing or invalid value) leaves the call malformed.
-    """
-    if {issue.code for issue in rejected.issues} != {"missing_opener"}:
-        return None
-    text = "<tool_call>\n" + rejected.raw
-    if not rejected.raw.rstrip().endswith("</tool_call>"):
-        text += "\n</tool_call>"
-    parse = parse_qwen_xml(text, tools)
-    if len(parse.calls) == 1 and not parse.rejected and not parse.issues:
-        return parse.calls[0]
-    return None
 
 
 def leftover_markup(output_text: str, parse: QwenParse) -> list[str]:

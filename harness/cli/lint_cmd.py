@@ -19,9 +19,20 @@ if TYPE_CHECKING:
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--dialect", help="The payloads' dialect (default: detected).")
 @click.option("--profile", help="The profile to judge under (default: the dialect's own).")
+@click.option(
+    "--parser-output",
+    is_flag=True,
+    help="qwen-xml answers are a tool parser's output (vLLM or sglang with "
+    "--tool-call-parser qwen3_coder) even with no tool_calls: markup left in "
+    "content is a call the parser missed.",
+)
 @text_or_json_option("A report to read, or JSON for scripts.")
 def lint(
-    files: tuple[Path, ...], dialect: str | None, profile: str | None, output_format: str
+    files: tuple[Path, ...],
+    dialect: str | None,
+    profile: str | None,
+    parser_output: bool,
+    output_format: str,
 ) -> None:
     """Check requests, responses, streams or cassettes against the protocol rules.
 
@@ -40,7 +51,7 @@ def lint(
             ) from None
         except OSError as error:
             raise LintInputError(f"cannot read {path}: {error.strerror or error}") from None
-        report = lint_report(text, str(path), dialect, profile)
+        report = lint_report(text, str(path), dialect, profile, parser_output)
         violations.extend(report.violations)
         read_as.extend(_read_as(str(path), report.dialects))
     failing = [v for v in violations if v.level == "MUST"]

@@ -4,7 +4,9 @@ Takes a request, a response, a stream (``data:`` lines, a JSON list of
 events, or JSON lines: one chunk object per line, as vercel/ai and other
 test suites store streams) or a whole cassette, in any dialect (given, or
 chosen as ``lint_dialect`` says, and reported with the reason). Applies every
-payload rule; on a multi-request cassette also the replay rules.
+payload rule; on a multi-request cassette also the replay rules; on a
+Qwen3-Coder tool parser's served output (qwen-xml) the xml rules
+(``lint_xml``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from conformance.context import Exchange, PayloadUnderTest
 from conformance.findings import Finding
 from conformance.profiles import DEFAULT_PROFILE, PROFILES
 from conformance.registry import PAYLOAD_CHECKS, REPLAY_CHECKS
-from harness.engine import lint_dialect
+from harness.engine import lint_dialect, lint_xml
 from harness.engine.lint_dialect import DialectChoice
 from harness.engine.payloads import events_to_wire, parse_payload
 from harness.errors import ToolwireError
@@ -70,26 +72,34 @@ def lint_text(
 
 
 def lint_report(
-    text: str, source: str, dialect: str | None = None, profile: str | None = None
+    text: str,
+    source: str,
+    dialect: str | None = None,
+    profile: str | None = None,
+    parser_output: bool = False,
 ) -> LintReport:
-    """Lint one file's contents and say which dialect each part was read in."""
+    """Lint one file's contents and say which dialect each part was read in.
+
+    ``parser_output``: qwen-xml answers are a tool parser's output even when
+    they hold no structured call (see ``lint_xml``).
+    """
     _check_choices(dialect, profile)
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")):
         value = _json_document(text, source)
         if isinstance(value, dict) and isinstance(value.get("interactions"), list):
-            return _lint_cassette(value, source, dialect, profile)
+            return _lint_cassette(value, source, dialect, profile, parser_output)
         kind = "stream" if isinstance(value, list) else _kind_of(value, source)
-        return _lint_payload(kind, value, source, dialect, profile)
+        return _lint_payload(kind, value, source, dialect, profile, parser_output)
     if any(line.startswith("data:") for line in stripped.splitlines()[:20]):
         events = events_to_wire(parse_sse(text))
-        return _lint_payload("stream", events, source, dialect, profile)
+        return _lint_payload("stream", events, source, dialect, profile, parser_output)
     try:
         document = yaml.safe_load(text)
     except (yaml.YAMLError, RecursionError):
         document = None
     if isinstance(document, dict) and isinstance(document.get("interactions"), list):
-        return _lint_cassette(document, source, dialect, profile)
+        return _lint_cassette(document, source, dialect, profile, parser_output)
     raise LintInputError(
         f"{source}: not a request, response, stream or cassette", hint=ACCEPTED_FORMATS
     )
@@ -167,11 +177,17 @@ def detect_dialect(kind: PayloadKind, value: Any) -> str:
 
 
 def _lint_payload(
-    kind: PayloadKind, value: Any, source: str, dialect: str | None, profile: str | None
+    kind: PayloadKind,
+    value: Any,
+    source: str,
+    dialect: str | None,
+    profile: str | None,
+    parser_output: bool,
 ) -> LintReport:
     choice = lint_dialect.given(dialect) if dialect else lint_dialect.from_body(kind, value)
     under_test = _parse(choice.dialect, kind, value, profile, source)
-    return LintReport(_judge(under_test, source), [(source, choice)])
+    violations = _judge(under_test, source) + _judge_xml(under_test, source, parser_output)
+    return LintReport(violations, [(source, choice)])
 
 
 def _parse(
@@ -198,13 +214,26 @@ def _judge(payload: PayloadUnderTest, source: str) -> list[LintViolation]:
     return violations
 
 
+def _judge_xml(payload: PayloadUnderTest, source: str, parser_output: bool) -> list[LintViolation]:
+    """The xml rules on a Qwen tool parser's served output (``lint_xml``)."""
+    try:
+        found = lint_xml.parser_output_checks(payload, parser_output)
+    except ToolwireError as error:
+        raise LintInputError(f"{source}: cannot rebuild the model text: {error}") from error
+    return [LintViolation(source, f.code, level, f.message, f.path) for level, f in found or ()]
+
+
 def _violations(found: Sequence[Finding] | None, source: str, level: str) -> list[LintViolation]:
     # Redacted: a message may quote the payload, and a cassette may hold a key.
     return [LintViolation(source, f.code, level, redact(f.message), f.path) for f in found or ()]
 
 
 def _lint_cassette(
-    document: Mapping[str, Any], source: str, dialect: str | None, profile: str | None
+    document: Mapping[str, Any],
+    source: str,
+    dialect: str | None,
+    profile: str | None,
+    parser_output: bool = False,
 ) -> LintReport:
     found = document.get("toolwire")
     meta: Mapping[str, Any] = found if isinstance(found, dict) else {}
@@ -234,6 +263,7 @@ def _lint_cassette(
             where = f"{label} {kind}"
             response = _parse(choice.dialect, kind, value, profile, where, request.tools)
             report.violations.extend(_judge(response, response.label))
+            report.violations.extend(_judge_xml(response, response.label, parser_output))
         exchanges.append(Exchange(index, request, response))
     if len(exchanges) > 1:
         for code, check in REPLAY_CHECKS.items():

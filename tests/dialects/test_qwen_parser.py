@@ -9,6 +9,7 @@ from harness.dialects.qwen_xml import (
     ISSUE_CODES,
     CallSegment,
     QwenParse,
+    QwenXmlParser,
     RejectedCall,
     TextSegment,
     parse_qwen_xml,
@@ -366,10 +367,26 @@ def test_empty_tool_list_makes_every_tool_unknown() -> None:
 
 
 def test_unknown_parameter() -> None:
-    result = parse(call_xml("get_weather", ("city", "Oslo"), ("country", "NO")))
+    closed = ToolDef(
+        "get_weather",
+        parameters={
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "additionalProperties": False,
+        },
+    )
+    result = parse(call_xml("get_weather", ("city", "Oslo"), ("country", "NO")), (closed,))
     only_rejected(result)
     assert codes(result) == ["unknown_parameter"]
     assert result.issues[0].parameter == "country"
+
+
+def test_a_parameter_outside_properties_is_a_string_unless_the_schema_closes_them() -> None:
+    # JSON Schema admits other names unless additionalProperties is false;
+    # Qwen's parser, vLLM and sglang keep such a value as a string.
+    result = parse(call_xml("get_weather", ("city", "Oslo"), ("country", "NO")))
+    assert codes(result) == []
+    assert result.calls[0].arguments == {"city": "Oslo", "country": "NO"}
 
 
 def test_duplicate_parameter() -> None:
@@ -517,3 +534,37 @@ def test_every_issue_code_is_exercised_by_this_module() -> None:
 def test_weather_tool_schema_is_what_the_tests_assume() -> None:
     assert WEATHER.parameters is not None
     assert WEATHER.parameters["required"] == ["city"]
+
+
+# -- a literal <tool_call> block inside a value ----------------------------------------
+
+
+LITERAL = (
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+    "</function>\n</tool_call>"
+)
+
+
+def test_a_literal_call_block_inside_a_value_is_text_of_the_value() -> None:
+    # A file that holds a Qwen call: the value ends at its own </parameter>.
+    text = call_xml("write_file", ("path", "example.txt"), ("content", LITERAL))
+    result = parse(text)
+    assert codes(result) == []
+    assert result.calls[0].arguments == {"path": "example.txt", "content": LITERAL}
+
+
+def test_a_literal_block_parses_the_same_fed_in_pieces() -> None:
+    text = "Saving.\n" + call_xml("write_file", ("path", "a"), ("content", LITERAL + "\nend"))
+    whole = parse(text)
+    for size in (1, 2, 5, 11):
+        parser = QwenXmlParser(TOOLS)
+        for at in range(0, len(text), size):
+            parser.feed(text[at : at + size])
+        assert parser.finish() == whole
+
+
+def test_a_value_never_closed_after_a_block_was_a_dropped_closer() -> None:
+    text = "<tool_call>\n<function=write_file>\n<parameter=path>\na\n" + WEATHER_CALL
+    result = parse(text)
+    assert isinstance(result.segments[0], RejectedCall)
+    assert result.calls[0].arguments == {"city": "Beijing", "days": 3}

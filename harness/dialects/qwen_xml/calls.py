@@ -49,6 +49,9 @@ class CallBuilder:
     parameter: str | None = None  # the open <parameter=...>, if any
     value_offset: int = 0
     value_parts: list[str] = field(default_factory=list)
+    nested: int = 0  # open literal <tool_call> blocks inside the value
+    # Where the first literal block began: (index in parts, input offset).
+    literal_from: tuple[int, int] | None = None
     # Whitespace after </function>: part of the call only if </tool_call> follows.
     tail: list[str] = field(default_factory=list)
     tail_offset: int = 0

@@ -26,10 +26,16 @@ Grammar and decisions:
 * Inside a block only whitespace may stand between tags. One newline right
   after ``<parameter=NAME>`` and one right before ``</parameter>`` belong to
   the markup; everything else in a value is kept exactly.
-* A value ends at ``</parameter>``. ``<parameter=``, ``</function>``,
-  ``</tool_call>`` or ``<tool_call>`` inside a value mean the model dropped
-  ``</parameter>`` (ollama/ollama#18563): ``unclosed_tag``. Parsing goes on
-  from that tag, so the following calls are still read.
+* A value ends at ``</parameter>``. ``<parameter=``, ``</function>`` or
+  ``</tool_call>`` inside a value mean the model dropped ``</parameter>``
+  (ollama/ollama#18563): ``unclosed_tag``. Parsing goes on from that tag, so
+  the following calls are still read.
+* A ``<tool_call>`` inside a value opens a block that is text of the value
+  (a file that holds a Qwen call, a prompt that shows one) up to its own
+  ``</tool_call>``; blocks nest. If the input then ends with the value still
+  open, the ``<tool_call>`` was a new call after a dropped ``</parameter>``
+  instead: the value is ``unclosed_tag`` and the rest is parsed again from
+  that tag (decided at ``finish()``, so a split feed parses the same).
 * A new ``<tool_call>`` (or a second ``<function=``) always starts a new
   block; other broken markup makes the parser skip to ``</tool_call>``.
 * A call with any issue is rejected whole, never returned with partial
@@ -57,6 +63,7 @@ from harness.dialects.qwen_xml.tags import (
     FUNCTION_CLOSE,
     FUNCTION_OPEN,
     NAME_STOP,
+    NESTED_TAGS,
     OPEN_TAGS,
     PARAMETER_BARE,
     PARAMETER_CLOSE,
@@ -244,12 +251,19 @@ class QwenXmlParser:
 
     def _in_parameter_value(self, text: str, at: int, final: bool) -> int | None:
         call = self._open()
-        start, tag = scan(text, at, VALUE_TAGS, final)
+        start, tag = scan(text, at, NESTED_TAGS if call.nested else VALUE_TAGS, final)
         if start > at:
             call.value_parts.append(text[at:start])
             return self._take(text[at:start], at)
         if tag is None:
             return None
+        if tag == TOOL_CALL_OPEN or call.nested:
+            # A literal call block inside the value is text of the value.
+            if call.literal_from is None:
+                call.literal_from = (len(call.parts), self._pos)
+            call.nested += 1 if tag == TOOL_CALL_OPEN else -1
+            call.value_parts.append(tag)
+            return self._take(tag, at)
         if tag == PARAMETER_CLOSE:
             call.close_parameter()
             self._mode = _Mode.FUNCTION_BODY
@@ -267,11 +281,8 @@ class QwenXmlParser:
             call.parameter = None
             self._mode = _Mode.TAIL
             return self._take(tag, at)
-        if tag == TOOL_CALL_CLOSE:
-            call.unclosed([parameter, call.function_tag], TOOL_CALL_CLOSE, self._pos)
-            return self._take_and_end(tag, at)
-        call.unclosed(call.open_elements(parameter), "the next <tool_call>", self._pos)
-        return self._end_call(at)
+        call.unclosed([parameter, call.function_tag], TOOL_CALL_CLOSE, self._pos)
+        return self._take_and_end(tag, at)
 
     def _in_tail(self, text: str, at: int, final: bool) -> int | None:
         call = self._open()
@@ -310,6 +321,9 @@ class QwenXmlParser:
         return self._take_and_end(tag, at)
 
     def _end_of_input(self, call: CallBuilder) -> None:
+        if self._mode == _Mode.PARAMETER_VALUE and call.literal_from is not None:
+            self._reread_literal(call, *call.literal_from)
+            return
         end = "the end of the input"
         tool_call = [] if call.bare else ["<tool_call>"]
         mode = self._mode
@@ -329,6 +343,19 @@ class QwenXmlParser:
         elif mode == _Mode.TAIL and not call.bare:
             call.unclosed(tool_call, end, self._pos)
         self._end_call(self._pos)
+
+    def _reread_literal(self, call: CallBuilder, part: int, offset: int) -> None:
+        """The value never closed: its first <tool_call> started a new call."""
+        rest = "".join(call.parts[part:])
+        call.parts = call.parts[:part]
+        self._pos = offset
+        parameter = f"<parameter={call.parameter}>"
+        call.unclosed(call.open_elements(parameter), "the next <tool_call>", offset)
+        self._end_call(0)
+        self._pending = rest
+        self._run(final=True)
+        if self._call is not None:
+            self._end_of_input(self._call)
 
     # -- consuming -------------------------------------------------------
 

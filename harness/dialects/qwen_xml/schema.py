@@ -12,10 +12,13 @@ from harness.model import JsonObject, ToolDef
 
 @dataclass(frozen=True)
 class ParameterSchema:
-    """How to read one parameter. ``known`` is false when the tool's schema
-    lists properties and this name is not among them (and no
-    ``additionalProperties`` schema admits it); ``schema`` is ``None`` when
-    nothing says what the value is, so it stays a string."""
+    """How to read one parameter. ``known`` is false only when the tool's
+    schema lists properties, this name is not among them and
+    ``additionalProperties`` is ``false``: JSON Schema admits any other name
+    (https://json-schema.org/understanding-json-schema/reference/object#additionalproperties),
+    and the Qwen3-Coder parsers (Qwen's own, vLLM, sglang) keep it as a
+    string. ``schema`` is ``None`` when nothing says what the value is, so it
+    stays a string."""
 
     known: bool
     schema: Any
@@ -63,9 +66,9 @@ def parameter_schema(tool: ToolDef | None, name: str) -> ParameterSchema:
     extra = root.get("additionalProperties")
     if isinstance(extra, Mapping):
         return ParameterSchema(known=True, schema=extra)
-    if extra is True:
-        return _UNCONSTRAINED
-    return ParameterSchema(known=False, schema=None)
+    if extra is False:
+        return ParameterSchema(known=False, schema=None)
+    return _UNCONSTRAINED
 
 
 def required_parameters(tool: ToolDef | None) -> tuple[str, ...]:
