@@ -12,6 +12,10 @@ does is not wrong at MUST level:
   (``int``, ``float``, ``bool``, ``dict``, ``list``...); llama.cpp trims the
   whitespace around every value and keeps numbers as doubles (an integer
   beyond 2**53 arrives rounded);
+* untyped and unreadable values: Qwen's parser, vLLM and sglang agree that a
+  parameter whose schema has no ``type`` (an ``enum`` alone) arrives as its
+  text, and that a value their typing cannot read (``230.0`` for an integer)
+  falls back to its text;
 * markup: Qwen's parser and vLLM's qwen3_xml parser close a value that a
   following ``<parameter=``, ``</function>`` or ``</tool_call>`` interrupts
   (a dropped ``</parameter>``, the values complete); none of the parsers
@@ -104,12 +108,20 @@ def value_alternatives(raw: str, schema: Any, root: Any = None) -> list[Any]:
     big = strict.value if strict.ok and not isinstance(strict.value, bool) else None
     if isinstance(big, int) and abs(big) > 2**53:
         found.append(float(big))  # llama.cpp keeps numbers as doubles
+    peer_readings = 0
     for type_name in _declared(schema):
         ok, value = _lenient(raw, type_name)
         if ok:
             found.append(value)
+            peer_readings += 1
     if raw.strip().lower() == "null":
         found.append(None)  # Qwen's parser reads "null" as null for any type
+    typed = isinstance(schema, Mapping) and "type" in schema
+    if not typed or not peer_readings:
+        # Qwen's parser, vLLM and sglang agree: a schema without "type" (an enum
+        # alone) reads as a string, and a value their typing cannot read
+        # ("230.0" for an integer) falls back to its text (docs/rules/xml-peers.md).
+        found.append(raw)
     return found
 
 

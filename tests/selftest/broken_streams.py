@@ -86,5 +86,9 @@ class EmptyTextForEmptyContent(BrokenAdapter):
     def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
         choices = payload.get("choices") if isinstance(payload, dict) else None
         if choices and not (choices[0].get("message") or {}).get("content"):
-            output["content"].insert(0, {"type": "text", "text": ""})
+            # After any thinking: before it, the block would also break
+            # reasoning.position, a second defect this adapter is not about.
+            blocks = output["content"]
+            at = sum(1 for b in blocks if b.get("type") in ("thinking", "redacted_thinking"))
+            blocks.insert(at, {"type": "text", "text": ""})
         return output

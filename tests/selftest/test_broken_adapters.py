@@ -47,6 +47,8 @@ ALLOWANCES: dict[str, dict[str, str]] = {
     },
     "pairing.unanswered_call": {
         "fidelity.text": "results flattened into user text are text the user never said",
+        "reasoning.altered": "with the results gone, the assistant turns around them read as "
+        "one turn, and their reasoning as one altered text",
     },
 }
 
