@@ -87,8 +87,14 @@ def _lost_reasoning(conversion: ConversionUnderTest) -> _Loss | None:
     # Signatures and redacted data count only where the target can carry them.
     if not carries_reasoning(source_view, opaque_counts=target == ANTHROPIC_MESSAGES):
         return None
+    # The reasoning comes back through the converter to the model that wrote it:
+    # it must be kept where that model's API requires it again (Anthropic
+    # thinking, DeepSeek thinking mode) and the target can hold it. Reasoning an
+    # OpenAI-compatible server returned is not sent back (docs/conventions.md).
     replayed = (
         source_view.has_calls
+        and conversion.source.dialect in REPLAY_DIALECTS
+        and conversion.source.profile in REPLAY_PROFILES
         and target in REPLAY_DIALECTS
         and conversion.output.profile in REPLAY_PROFILES
     )
