@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from harness import json_text
 from harness.errors import CorpusError
 from harness.model import JsonValue, PayloadKind, SSEEvent
 from harness.sse import parse_sse
@@ -130,7 +131,7 @@ class Interaction:
 
     def _parse(self, text: str, what: str) -> JsonValue:
         try:
-            return json.loads(text)
+            return json_text.loads(text)
         except json.JSONDecodeError as error:
             raise CorpusError(
                 self._where(what),

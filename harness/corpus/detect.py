@@ -21,13 +21,13 @@ reasoning sent back in a request (reasoning-replay), event streams
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
 from conformance.conventions import result_is_error_by_convention
+from harness import json_text
 from harness.corpus.case import Interaction
 from harness.corpus.vocabulary import FEATURES
 from harness.dialects import get_codec
@@ -354,6 +354,6 @@ def _json(text: str | None) -> Any:
     if not text:
         return None
     try:
-        return json.loads(text)
+        return json_text.loads(text)
     except ValueError:
         return None

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness import json_text
 from harness.corpus.loader import display_path, read_yaml
 from harness.corpus.vocabulary import CASSETTE_VERSION
 from harness.errors import CorpusError
@@ -65,7 +66,7 @@ def read_foreign_cassette(path: Path) -> tuple[list[RawExchange], Mapping[str, A
     data: Any
     if text.lstrip().startswith("{"):
         try:
-            data = json.loads(text)
+            data = json_text.loads(text)
         except json.JSONDecodeError as error:
             raise CorpusError(
                 f"{source}:{error.lineno}", f"invalid JSON: {error.msg}", "fix the JSON syntax"

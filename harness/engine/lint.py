@@ -21,6 +21,7 @@ from conformance.context import Exchange, PayloadUnderTest
 from conformance.findings import Finding
 from conformance.profiles import DEFAULT_PROFILE, PROFILES
 from conformance.registry import PAYLOAD_CHECKS, REPLAY_CHECKS
+from harness import json_text
 from harness.engine import lint_dialect
 from harness.engine.lint_dialect import DialectChoice
 from harness.engine.payloads import events_to_wire, parse_payload
@@ -98,7 +99,7 @@ def lint_report(
 def _json_document(text: str, source: str) -> Any:
     """A JSON value, or the events of a JSON-lines chunk capture."""
     try:
-        return json.loads(text)
+        return json_text.loads(text)
     except json.JSONDecodeError as error:
         chunks = _json_lines(text)
         if chunks is not None:
@@ -126,7 +127,7 @@ def _json_lines(text: str) -> list[dict[str, Any]] | None:
     chunk: Any = None
     for line in lines:
         try:
-            chunk = json.loads(line)
+            chunk = json_text.loads(line)
         except (json.JSONDecodeError, RecursionError):
             return None
         if not isinstance(chunk, dict):
@@ -281,7 +282,7 @@ def _json_body(body: Any, where: str) -> Any:
     if not isinstance(body, str):
         raise LintInputError(f"{where}: has no body")
     try:
-        return json.loads(body)
+        return json_text.loads(body)
     except json.JSONDecodeError as error:
         raise LintInputError(f"{where}: body is not JSON ({error.msg})") from None
     except RecursionError:

@@ -26,6 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from harness import json_text
 from harness.corpus.case import Interaction
 from harness.errors import ToolwireError
 from harness.proxy.matching import Matcher, RequestKey, find_match, nearest_miss
@@ -175,7 +176,7 @@ def _json_or_none(text: str | None) -> Any:
     if not text:
         return None
     try:
-        return json.loads(text)
+        return json_text.loads(text)
     except json.JSONDecodeError:
         return None
 
