@@ -10,11 +10,10 @@ payload rule; on a multi-request cassette also the replay rules.
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import yaml
 
 from conformance.catalogue import RULES_BY_CODE
 from conformance.context import Exchange, PayloadUnderTest
@@ -22,10 +21,11 @@ from conformance.findings import Finding
 from conformance.profiles import DEFAULT_PROFILE, PROFILES
 from conformance.registry import PAYLOAD_CHECKS, REPLAY_CHECKS
 from harness import json_text
+from harness.corpus.loader import read_yaml
 from harness.engine import lint_dialect
 from harness.engine.lint_dialect import DialectChoice
 from harness.engine.payloads import events_to_wire, parse_payload
-from harness.errors import ToolwireError
+from harness.errors import CorpusError, ToolwireError
 from harness.model import DIALECTS, PayloadKind
 from harness.redaction import redact
 from harness.sse import parse_sse
@@ -86,8 +86,10 @@ def lint_report(
         events = events_to_wire(parse_sse(text))
         return _lint_payload("stream", events, source, dialect, profile)
     try:
-        document = yaml.safe_load(text)
-    except (yaml.YAMLError, RecursionError):
+        document = read_yaml(text, source)
+    except CorpusError as error:
+        if "interactions:" in text:  # a cassette that cannot be read: say why
+            raise LintInputError(str(error)) from None
         document = None
     if isinstance(document, dict) and isinstance(document.get("interactions"), list):
         return _lint_cassette(document, source, dialect, profile)
@@ -210,12 +212,20 @@ def _lint_cassette(
     found = document.get("toolwire")
     meta: Mapping[str, Any] = found if isinstance(found, dict) else {}
     said = meta.get("dialect")
-    if said is not None and said not in DIALECTS:
+    if said is not None and (not isinstance(said, str) or said not in DIALECTS):
         raise LintInputError(
-            f"{source}: its toolwire: block names an unknown dialect {said!r}",
+            f"{source}: its toolwire: block names an unknown dialect {_glimpse(said)}",
             hint=f"use one of: {', '.join(DIALECTS)}",
         )
-    profile = profile or meta.get("profile")
+    said_profile = meta.get("profile")
+    if profile is None and said_profile is not None:
+        if not isinstance(said_profile, str) or said_profile not in PROFILES:
+            # An unknown profile judges no rule: a pass about nothing.
+            raise LintInputError(
+                f"{source}: its toolwire: block names an unknown profile {_glimpse(said_profile)}",
+                hint=f"use one of: {', '.join(PROFILES)}",
+            )
+        profile = said_profile
     report = LintReport([], [])
     exchanges: list[Exchange] = []
     for index, interaction in enumerate(document["interactions"]):
@@ -255,25 +265,58 @@ def _lint_cassette(
 
 
 def _recorded_answer(interaction: Mapping[str, Any], label: str) -> tuple[PayloadKind, Any] | None:
-    """The response's kind and wire value; None for an error answer or no body."""
-    response = interaction.get("response") or {}
-    if not isinstance(response, dict):
-        return None
-    status = response.get("status") or {}
-    code = status.get("code", 200) if isinstance(status, dict) else 200
-    if not isinstance(code, int) or not 200 <= code < 300:
+    """The response's kind and wire value; None for an error answer or no body.
+
+    A part of unexpected shape is one line naming it, never skipped: a
+    response that is not judged must not read as a clean one."""
+    where = f"{label} response"
+    response = _part(interaction.get("response"), where, "a response mapping")
+    status = response.get("status")
+    code = status.get("code", 200) if isinstance(status, dict) else status
+    if code is None:
+        code = 200
+    if type(code) is not int:
+        raise LintInputError(
+            f"{where}: status {_glimpse(status)} is not an HTTP status",
+            hint="write status: {code: 200, message: OK}",
+        )
+    if not 200 <= code < 300:
         return None  # an error body documents the API's answer to a broken request
-    body = response.get("body") or {}
-    text = body.get("string") if isinstance(body, dict) else None
+    body = response.get("body")
+    text = body.get("string") if isinstance(body, dict) else body  # a plain string is the body
     if not isinstance(text, str):
         return None
-    found = response.get("headers") or {}
-    headers = {str(k).lower(): v for k, v in found.items()} if isinstance(found, dict) else {}
+    found = _part(response.get("headers"), f"{where} headers", "a mapping of name to values")
+    headers = {str(k).lower(): v for k, v in found.items()}
     types = headers.get("content-type", [])
     content_type = " ".join(map(str, types if isinstance(types, list) else [types]))
     if "text/event-stream" in content_type:
         return "stream", events_to_wire(parse_sse(text))
-    return "response", _json_body(text, f"{label} response")
+    return "response", _json_body(text, where)
+
+
+def _part(value: Any, where: str, what: str) -> Mapping[str, Any]:
+    """A mapping part of a cassette (absent: empty), or one line saying what was found."""
+    if value is None:
+        return {}
+    if isinstance(value, dict):
+        return value
+    raise LintInputError(
+        f"{where}: expected {what}, found {_glimpse(value)}",
+        hint="a vcrpy cassette's interactions are {request: {body}, response: "
+        "{status: {code}, headers, body: {string}}}",
+    )
+
+
+def _glimpse(value: Any) -> str:
+    """``int 1``, ``str 'OK'``, ``null``: the type and the start of the value."""
+    if value is None:
+        return "null"
+    try:
+        shown = reprlib.repr(value)
+    except ValueError:  # an integer past Python's digit limit
+        shown = "(too long to show)"
+    return f"{type(value).__name__} {shown}"
 
 
 def _json_body(body: Any, where: str) -> Any:
