@@ -124,7 +124,7 @@ def _exchange(item: Any, index: int, source: str) -> RawExchange:
         message = _reason(code)
     request_body = _request_body(request, where)
     if "parsed_body" in response and "body" not in response:
-        response_body = json.dumps(response["parsed_body"], ensure_ascii=False)
+        response_body = _parsed_body_text(response["parsed_body"], where, "response")
     else:
         response_body = _response_body(response.get("body"), response_headers, where)
     return RawExchange(
@@ -142,7 +142,7 @@ def _exchange(item: Any, index: int, source: str) -> RawExchange:
 
 def _request_body(request: Mapping[str, Any], where: str) -> str | None:
     if "parsed_body" in request and "body" not in request:
-        return json.dumps(request["parsed_body"], ensure_ascii=False)
+        return _parsed_body_text(request["parsed_body"], where, "request")
     body = request.get("body")
     if body is None or isinstance(body, str):
         return body
@@ -150,8 +150,43 @@ def _request_body(request: Mapping[str, Any], where: str) -> str | None:
         return _utf8(body, where, "request body")
     if isinstance(body, Mapping) and "string" in body:
         inner = body["string"]
-        return inner if isinstance(inner, str) else _utf8(bytes(inner), where, "request body")
-    raise CorpusError(where, "request.body must be text", "store the JSON body as a string")
+        if inner is None or isinstance(inner, str):
+            return inner
+        # Only bytes: bytes(n) of a number is n zero bytes (10**10 of them, once).
+        if isinstance(inner, bytes | bytearray):
+            return _utf8(bytes(inner), where, "request body")
+    raise CorpusError(
+        where,
+        f"request.body{'.string' if isinstance(body, Mapping) else ''} must be text, "
+        f"not {_type_name(body.get('string') if isinstance(body, Mapping) else body)}",
+        "store the JSON body as a string",
+    )
+
+
+def _parsed_body_text(value: Any, where: str, side: str) -> str:
+    """A ``parsed_body`` as JSON text; one line when YAML built something JSON
+    cannot hold (a date, a set, bytes) or cannot write (nesting too deep)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except TypeError as error:
+        found = str(error).removeprefix("Object of type ").split(" ", 1)[0] or "value"
+        problem = f"holds a YAML {found}, which JSON cannot carry"
+    except ValueError as error:  # NaN/Infinity, or an integer past Python's digit limit
+        problem = (
+            "holds NaN or Infinity" if "float" in str(error) else "holds a number JSON text cannot"
+        )
+        problem += " carry"
+    except RecursionError:
+        problem = "nests deeper than toolwire can read"
+    raise CorpusError(
+        where,
+        f"{side}.parsed_body {problem}",
+        "quote dates and other such values so that YAML reads them as text",
+    )
+
+
+def _type_name(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
 
 
 def _response_body(body: Any, headers: dict[str, list[str]], where: str) -> str:
