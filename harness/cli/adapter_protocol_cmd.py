@@ -107,4 +107,11 @@ def _lines(path: Path) -> list[str]:
         return sys.stdin.read().splitlines()
     if not path.is_file():
         raise ProtocolUsageError(f"{path}: no such file")
-    return path.read_text(encoding="utf-8").splitlines()
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise ProtocolUsageError(
+            f"{path}: is not UTF-8 text", hint="a transcript is JSON lines"
+        ) from None
+    except OSError as error:
+        raise ProtocolUsageError(f"{path}: cannot be read: {error.strerror}") from None
