@@ -42,7 +42,7 @@ def display_path(path: Path) -> str:
     """``path`` relative to the working directory when it lies below it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a link loop (Python < 3.13)
         return str(path)
 
 
@@ -201,6 +201,12 @@ def case_id_for(path: Path, root: Path) -> str:
     """The id a case file must carry: its path below ``root`` without suffix."""
     try:
         relative = path.resolve().relative_to(root.resolve())
+    except (OSError, RuntimeError):  # RuntimeError: a link loop (Python < 3.13)
+        raise CorpusError(
+            display_path(path),
+            "is a link that leads round in a loop",
+            "delete the link, or point it at a case file",
+        ) from None
     except ValueError:
         raise CorpusError(
             display_path(path),
