@@ -84,7 +84,7 @@ def read_yaml(text: str, source: str) -> Any:
         if node is None:
             return None
         _check_alias_expansion(node, source)
-        return loader.construct_document(node)
+        return _construct(loader, node, source)
     except RecursionError:
         raise CorpusError(
             source, "nests deeper than toolwire can read", "a case file is a flat cassette"
@@ -112,12 +112,6 @@ def read_yaml(text: str, source: str) -> Any:
         ) from None
     except yaml.YAMLError as error:
         raise CorpusError(source, f"invalid YAML: {type(error).__name__}", "fix the YAML") from None
-    except (ValueError, OverflowError) as error:
-        # Building a value, not parsing: an integer past Python's digit limit,
-        # a timestamp that is no date (2024-13-45).
-        raise CorpusError(
-            source, f"invalid YAML value: {_value_problem(error)}", _VALUE_HINT
-        ) from None
     finally:
         loader.dispose()
 
@@ -125,10 +119,28 @@ def read_yaml(text: str, source: str) -> Any:
 _VALUE_HINT = "quote the value to keep it as text"
 
 
-def _value_problem(error: ValueError | OverflowError) -> str:
+def _construct(loader: Any, node: yaml.Node, source: str) -> Any:
+    """The values of the node graph; a value YAML cannot build is one line.
+
+    PyYAML's constructors raise more than YAMLError on a value they cannot
+    build: ValueError for an integer past Python's digit limit or a date
+    that is none (2024-13-45), AttributeError for ``!!timestamp`` on text
+    that is no timestamp, and so on."""
+    try:
+        return loader.construct_document(node)
+    except (yaml.YAMLError, RecursionError):
+        raise
+    except Exception as error:
+        problem = _value_problem(error)
+        raise CorpusError(source, f"invalid YAML value: {problem}", _VALUE_HINT) from None
+
+
+def _value_problem(error: Exception) -> str:
     if is_digit_limit_error(error):
         return f"an integer has more than {digit_limit():,} digits"
-    return str(error)[:200] or type(error).__name__
+    if isinstance(error, ValueError | OverflowError):
+        return str(error)[:200] or type(error).__name__
+    return f"a tagged value does not fit its tag ({type(error).__name__})"
 
 
 # Nodes that aliases may add beyond those written out in the file.

@@ -125,7 +125,11 @@ def test_n3_report_diff_and_the_protocol_check_refuse_a_huge_integer(tmp_path: P
 
 
 def test_n4_a_yaml_value_that_cannot_be_built_is_one_line(tmp_path: Path) -> None:
-    for value, said in ((files.BIG_INTEGER, "more than 4,300 digits"), ("2024-13-45", "month")):
+    for value, said in (
+        (files.BIG_INTEGER, "more than 4,300 digits"),
+        ("2024-13-45", "month"),
+        ("!!timestamp soon", "does not fit its tag"),
+    ):
         text = files.changed("  expect: {}", f"  expect: {{n: {value}}}")
         root = corpus_with(tmp_path, text)
         validated = invoke("corpus", "validate", "--corpus", str(root))
