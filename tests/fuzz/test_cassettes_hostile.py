@@ -64,6 +64,7 @@ READERS = {"lint": _lint, "corpus-add": _add, "corpus-validate": _validate}
 @pytest.mark.parametrize("reader", list(READERS))
 def test_mutated_cassettes_give_a_toolwire_error_or_a_result(reader: str) -> None:
     run = READERS[reader]
+    ran = []
 
     @hypothesis_seed(CASSETTE_SEED)
     @MUTANTS
@@ -71,8 +72,12 @@ def test_mutated_cassettes_give_a_toolwire_error_or_a_result(reader: str) -> Non
     def check(mutant: Mutant) -> None:
         with tempfile.TemporaryDirectory(prefix="toolwire-fuzz-") as folder:
             run(mutant, Path(folder))
+        ran.append(mutant.how)
 
     check()
+    # Printed for the long run's count (pytest -s); every example reached the reader.
+    print(f"\n{reader}: {len(ran)} mutated cassettes, seed {CASSETTE_SEED}")
+    assert len(ran) >= min(CASSETTE_EXAMPLES, 10)
 
 
 def test_the_seeds_cover_every_dialect_streamed_and_not() -> None:
