@@ -269,3 +269,27 @@ def test_n12_a_link_loop_in_the_corpus_is_one_line(tmp_path: Path) -> None:
     assert "loop.yaml: cannot be read" in validated.stdout
     run = invoke("run", "--adapter", "reference", "--corpus", str(root))
     assert run.exit_code == 2 and "loop.yaml" in one_line(run)
+
+
+# N3 and N9 through the pytest plugin.
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (files.big_integer_body(), "an integer has more than 4,300 digits"),
+        (files.bomb_in_expect(), "expand to more than 100,000 values"),
+    ],
+)
+def test_n3_n9_the_pytest_plugin_reports_them_too(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, text: str, said: str
+) -> None:
+    monkeypatch.setenv("PYTHONPATH", str(PROJECT_ROOT))
+    root = corpus_with(pytester.path, text)
+    result = pytester.runpytest_subprocess(
+        "--toolwire-adapter", "reference", "--toolwire-corpus", str(root), "-p", "no:randomly"
+    )
+    output = result.stdout.str() + result.stderr.str()
+    assert "Traceback" not in output
+    assert said in output
+    assert result.ret != 0
