@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import json_text
+from harness.corpus.cassette import is_http_url
 from harness.corpus.loader import display_path, read_yaml
 from harness.corpus.vocabulary import CASSETTE_VERSION
 from harness.errors import CorpusError
@@ -111,7 +112,7 @@ def _exchange(item: Any, index: int, source: str) -> RawExchange:
     uri = request.get("uri")
     if not isinstance(method, str) or not method.isalpha():
         raise CorpusError(where, "request.method must be an HTTP method", "e.g. POST")
-    if not isinstance(uri, str) or not uri.startswith(("http://", "https://")):
+    if not is_http_url(uri):
         raise CorpusError(where, "request.uri must be an absolute http(s) URL", "e.g. https://…")
     request_headers = _headers(request.get("headers"), where, "request")
     response_headers = _headers(response.get("headers"), where, "response")

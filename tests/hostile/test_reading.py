@@ -293,3 +293,20 @@ def test_n3_n9_the_pytest_plugin_reports_them_too(
     assert "Traceback" not in output
     assert said in output
     assert result.ret != 0
+
+
+# N14: a request URI that urllib cannot take apart (found by the cassette fuzz target).
+
+
+@pytest.mark.parametrize("uri", ["https://[oops/v1/chat/completions", "https://h:99999/v1/x"])
+def test_n14_a_uri_urllib_cannot_split_is_one_line(tmp_path: Path, uri: str) -> None:
+    text = files.changed("uri: https://api.openai.com/v1/chat/completions", f'uri: "{uri}"')
+    root = corpus_with(tmp_path, text)
+    validated = invoke("corpus", "validate", "--corpus", str(root))
+    assert validated.exit_code == 1
+    assert "request.uri must be an absolute http(s) URL" in validated.stdout
+    added = invoke("corpus", "add", str(root / "hostile.yaml"), "--corpus", str(tmp_path / "c"))
+    assert added.exit_code == ADD_REFUSED
+    assert "request.uri must be an absolute http(s) URL" in one_line(added)
+    linted = invoke("lint", str(root / "hostile.yaml"))  # the dialect comes from the body
+    assert linted.exit_code == 0, linted.output
