@@ -310,3 +310,30 @@ def test_n14_a_uri_urllib_cannot_split_is_one_line(tmp_path: Path, uri: str) -> 
     assert "request.uri must be an absolute http(s) URL" in one_line(added)
     linted = invoke("lint", str(root / "hostile.yaml"))  # the dialect comes from the body
     assert linted.exit_code == 0, linted.output
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ('{"model": "m", "max_tokens": ' + files.BIG_INTEGER + "}", "more than 4,300 digits"),
+        ("[" * 100_000 + "]" * 100_000, "nested deeper than toolwire can read"),
+    ],
+)
+def test_n3_record_refuses_a_request_file_it_cannot_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str, said: str
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
+    request = cassette(tmp_path, body, "request.json")
+    result = invoke(
+        "record",
+        "--base-url",
+        "http://127.0.0.1:9/v1",  # never reached: the request file is read first
+        "--dialect",
+        "openai-chat",
+        "--request",
+        str(request),
+        "--corpus",
+        str(tmp_path / "corpus"),
+    )
+    assert result.exit_code == 2
+    assert said in one_line(result)
