@@ -337,3 +337,15 @@ def test_n3_record_refuses_a_request_file_it_cannot_read(
     )
     assert result.exit_code == 2
     assert said in one_line(result)
+
+
+# N15: an adapter returning an integer Python will not write out.
+
+
+def test_n15_an_output_integer_past_the_digit_limit_is_named_by_its_path(tmp_path: Path) -> None:
+    root = corpus_with(tmp_path, files.valid_case())
+    adapter = "tests.hostile.big_integer_adapter:BigIntegerOutput"
+    result = invoke("run", "--adapter", adapter, "--corpus", str(root), "--format", "json")
+    assert result.exit_code == 3
+    messages = [v["message"] for v in json.loads(result.stdout)["verdicts"]]
+    assert any("$.max_tokens is an integer of more than 4,300 digits" in m for m in messages)
