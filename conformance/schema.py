@@ -17,6 +17,7 @@ from typing import Any
 
 from conformance.context import ConversionCheck, PayloadCheck, PayloadUnderTest, RoundTripCheck
 from conformance.findings import Finding, finding
+from harness import json_text
 from harness.model import PayloadKind, SSEEvent
 from harness.schemas import SchemaViolation, validate_payload
 from harness.sse import parse_sse
@@ -41,7 +42,7 @@ def check_response(payload: PayloadUnderTest) -> list[Finding] | None:
             continue
         where = f"events[{index}]"
         try:
-            data = json.loads(event.data)
+            data = json_text.loads(event.data)
         except ValueError as error:
             found.append(
                 finding(

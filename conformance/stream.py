@@ -62,6 +62,7 @@ from conformance.findings import Finding, finding
 from conformance.semantic import SemCall, SemMessage, SemText, joined_text, semantic_message
 from conformance.text import same_text
 from conformance.xml_values import preview, same_json
+from harness import json_text
 from harness.model import (
     ANTHROPIC_MESSAGES,
     QWEN_XML,
@@ -174,7 +175,7 @@ def _call_path(stream: StreamTranscript, position: int, call: ToolCall) -> str:
     """The first event that carries the call, best effort."""
     for index, event in enumerate(stream.events):
         try:
-            data = json.loads(event.data)
+            data = json_text.loads(event.data)
         except ValueError:
             continue
         if _event_starts_call(data, stream.dialect, position, call):
@@ -229,7 +230,7 @@ def _block_index(stream: StreamTranscript, issue: StreamIssue) -> int | None:
     if issue.event_index is None or issue.event_index >= len(stream.events):
         return None
     try:
-        data = json.loads(stream.events[issue.event_index].data)
+        data = json_text.loads(stream.events[issue.event_index].data)
     except ValueError:
         return None
     index = data.get("index") if isinstance(data, dict) else None

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from harness import json_text
 from harness.corpus.case import Interaction
 from harness.engine.exchange import ExchangeRecord
 from harness.engine.payloads import events_to_wire
@@ -345,6 +346,6 @@ def _downstream(answer: ProxyAnswer, kind: PayloadKind) -> Any:
     if kind == "stream":
         return events_to_wire(parse_sse(answer.text))
     try:
-        return json.loads(answer.text)
+        return json_text.loads(answer.text)
     except json.JSONDecodeError:
         return answer.text

@@ -17,6 +17,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 from harness.adapters.base import LoadedAdapter, check_adapter
+from harness.adapters.interrupts import watch_interrupts
 from harness.errors import AdapterLoadError
 from harness.redaction import redact
 
@@ -61,14 +62,17 @@ def _load_named(name: str) -> LoadedAdapter:
     if name in BUILTIN_ADAPTERS:
         return check_adapter(_instantiate(_import_target(BUILTIN_ADAPTERS[name]), name), name)
     for entry_point in entry_points(group=ENTRY_POINT_GROUP, name=name):
-        try:
-            target = entry_point.load()
-        except (Exception, SystemExit) as error:  # a broken install: say which
-            raise AdapterLoadError(
-                f"adapter {name!r}: its entry point {entry_point.value!r} failed to load: "
-                f"{_describe(error)}",
-                hint="reinstall the package that provides it",
-            ) from error
+        with watch_interrupts() as watch:
+            try:
+                target = entry_point.load()
+            except BaseException as error:  # a broken install: say which
+                if watch.by_user(error):
+                    raise
+                raise AdapterLoadError(
+                    f"adapter {name!r}: its entry point {entry_point.value!r} failed to load: "
+                    f"{_describe(error)}",
+                    hint="reinstall the package that provides it",
+                ) from error
         return check_adapter(_instantiate(target, name), name)
     dotted = _dotted_spec_hint(name)
     if dotted is not None:
@@ -119,19 +123,22 @@ def _import_target(spec: str) -> object:
     file_hint = _file_spec_hint(module_name, attribute_path)
     if file_hint is not None:
         raise AdapterLoadError(f"adapter {spec!r}: {module_name!r} is a file path", hint=file_hint)
-    try:
-        target: object = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        raise AdapterLoadError(
-            f"adapter {spec!r}: cannot import module {module_name!r} ({redact(str(error))})",
-            hint="check the module name, install its package, or add its folder to PYTHONPATH",
-        ) from error
-    except (Exception, SystemExit) as error:
-        # SystemExit too: a module that exits while imported must not end the
-        # run with exit 0, which would read as a pass.
-        raise AdapterLoadError(
-            f"adapter {spec!r}: importing {module_name!r} failed: {_describe(error)}"
-        ) from error
+    with watch_interrupts() as watch:
+        try:
+            target: object = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            raise AdapterLoadError(
+                f"adapter {spec!r}: cannot import module {module_name!r} ({redact(str(error))})",
+                hint="check the module name, install its package, or add its folder to PYTHONPATH",
+            ) from error
+        except BaseException as error:
+            # SystemExit and KeyboardInterrupt too: a module that exits while
+            # imported must not end the run with exit 0 (a pass) or a traceback.
+            if watch.by_user(error):
+                raise
+            raise AdapterLoadError(
+                f"adapter {spec!r}: importing {module_name!r} failed: {_describe(error)}"
+            ) from error
     for part in attribute_path.split("."):
         if not hasattr(target, part):
             raise AdapterLoadError(
@@ -147,14 +154,17 @@ def _instantiate(target: object, spec: str) -> object:
     if hasattr(target, "convert") and not inspect.isclass(target):
         return target
     if callable(target):
-        try:
-            return target()
-        except AdapterLoadError:
-            raise  # already one line naming the fix (e.g. "install toolwire[extra]")
-        except (Exception, SystemExit) as error:
-            raise AdapterLoadError(
-                f"adapter {spec!r}: creating it failed: {_describe(error)}"
-            ) from error
+        with watch_interrupts() as watch:
+            try:
+                return target()
+            except AdapterLoadError:
+                raise  # already one line naming the fix (e.g. "install toolwire[extra]")
+            except BaseException as error:
+                if watch.by_user(error):
+                    raise
+                raise AdapterLoadError(
+                    f"adapter {spec!r}: creating it failed: {_describe(error)}"
+                ) from error
     return target
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from harness import json_text
 from harness.cli.corpus_cmd import corpus_to_write
 from harness.cli.options import api_key_from_env, timeout_option
 from harness.corpus.importer import AddOptions
@@ -118,7 +119,7 @@ def record(
 
 def _request_body(path: Path) -> dict[str, object]:
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
+        value = json_text.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
         raise RecordUsageError(f"cannot read {path}: {error}") from None
     except json.JSONDecodeError as error:

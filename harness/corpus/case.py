@@ -15,6 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from harness import json_text
 from harness.errors import CorpusError
 from harness.model import JsonValue, PayloadKind, SSEEvent
 from harness.sse import parse_sse
@@ -139,7 +140,7 @@ class Interaction:
 
     def _parse(self, text: str, what: str) -> JsonValue:
         try:
-            return json.loads(text, parse_constant=_refuse_constant)
+            return json_text.loads(text, parse_constant=_refuse_constant)
         except _NonFiniteNumber as error:
             raise self._non_finite(what, error) from None
         except json.JSONDecodeError as error:

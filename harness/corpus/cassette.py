@@ -8,7 +8,8 @@ lists of strings (how vcrpy records them).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
+from urllib.parse import urlsplit
 
 from harness.corpus.case import Interaction, frozen_headers
 from harness.corpus.vocabulary import CASSETTE_VERSION, TOP_LEVEL_KEYS, unknown_value_hint
@@ -81,7 +82,7 @@ def _interaction(item: Any, index: int, source: str) -> Interaction:
     if not isinstance(method, str) or not method.isalpha() or not method.isupper():
         raise CorpusError(source, f"{where}.request.method must be an HTTP method", "write POST")
     uri = request["uri"]
-    if not isinstance(uri, str) or not uri.startswith(("http://", "https://")):
+    if not is_http_url(uri):
         raise CorpusError(
             source,
             f"{where}.request.uri must be an absolute http(s) URL",
@@ -147,3 +148,15 @@ def _mapping(value: Any, where: str, source: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise CorpusError(source, f"{where} must be a mapping", "see docs/corpus-format.md")
     return value
+
+
+def is_http_url(value: Any) -> TypeGuard[str]:
+    """An absolute http(s) URL that urllib can take apart (a malformed
+    ``[host]`` or port raises ValueError there, wherever it is used next)."""
+    if not isinstance(value, str) or not value.startswith(("http://", "https://")):
+        return False
+    try:
+        _ = urlsplit(value).port  # the port is checked only when asked for
+    except ValueError:
+        return False
+    return True

@@ -21,13 +21,13 @@ reasoning sent back in a request (reasoning-replay), event streams
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
 from conformance.conventions import result_is_error_by_convention
+from harness import json_text
 from harness.corpus.case import Interaction
 from harness.corpus.vocabulary import FEATURES
 from harness.dialects import get_codec
@@ -37,6 +37,7 @@ from harness.model import (
     DEEPSEEK_CHAT,
     OPENAI_CHAT,
     QWEN_XML,
+    Response,
     TextBlock,
     ThinkingBlock,
     ToolDef,
@@ -239,15 +240,25 @@ def _parsed(
             return conversation.turns, None
         if interaction.is_stream():
             transcript = codec.parse_stream(interaction.response_events())
-            return conversation.turns, transcript.response.message
+            return conversation.turns, _first_message(transcript.response)
         response = _parse_response(codec, interaction.response_json(), conversation.tools)
-        return conversation.turns, response.message
+        return conversation.turns, _first_message(response)
     except ToolwireError as error:
         raise CorpusError(
             where,
-            f"does not parse as {dialect}: {error.message}",
+            f"does not parse as {dialect}: {_bare(error)}",
             "pass --dialect if the detected dialect is wrong",
         ) from None
+
+
+def _bare(error: ToolwireError) -> str:
+    """The message without the empty source an imported exchange has (``: interaction 1``)."""
+    return error.message.removeprefix(": ")
+
+
+def _first_message(response: Response) -> Turn | None:
+    """The answer's message; None for an answer with no choice (an empty stream)."""
+    return response.choices[0].message if response.choices else None
 
 
 def _parse_response(codec: Any, payload: Any, tools: tuple[ToolDef, ...] | None) -> Any:
@@ -354,6 +365,6 @@ def _json(text: str | None) -> Any:
     if not text:
         return None
     try:
-        return json.loads(text)
+        return json_text.loads(text)
     except ValueError:
         return None

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness import json_text
+from harness.corpus.cassette import is_http_url
 from harness.corpus.loader import display_path, read_yaml
 from harness.corpus.vocabulary import CASSETTE_VERSION
 from harness.errors import CorpusError
@@ -65,7 +67,7 @@ def read_foreign_cassette(path: Path) -> tuple[list[RawExchange], Mapping[str, A
     data: Any
     if text.lstrip().startswith("{"):
         try:
-            data = json.loads(text)
+            data = json_text.loads(text)
         except json.JSONDecodeError as error:
             raise CorpusError(
                 f"{source}:{error.lineno}", f"invalid JSON: {error.msg}", "fix the JSON syntax"
@@ -110,7 +112,7 @@ def _exchange(item: Any, index: int, source: str) -> RawExchange:
     uri = request.get("uri")
     if not isinstance(method, str) or not method.isalpha():
         raise CorpusError(where, "request.method must be an HTTP method", "e.g. POST")
-    if not isinstance(uri, str) or not uri.startswith(("http://", "https://")):
+    if not is_http_url(uri):
         raise CorpusError(where, "request.uri must be an absolute http(s) URL", "e.g. https://…")
     request_headers = _headers(request.get("headers"), where, "request")
     response_headers = _headers(response.get("headers"), where, "response")
@@ -123,7 +125,7 @@ def _exchange(item: Any, index: int, source: str) -> RawExchange:
         message = _reason(code)
     request_body = _request_body(request, where)
     if "parsed_body" in response and "body" not in response:
-        response_body = json.dumps(response["parsed_body"], ensure_ascii=False)
+        response_body = _parsed_body_text(response["parsed_body"], where, "response")
     else:
         response_body = _response_body(response.get("body"), response_headers, where)
     return RawExchange(
@@ -141,7 +143,7 @@ def _exchange(item: Any, index: int, source: str) -> RawExchange:
 
 def _request_body(request: Mapping[str, Any], where: str) -> str | None:
     if "parsed_body" in request and "body" not in request:
-        return json.dumps(request["parsed_body"], ensure_ascii=False)
+        return _parsed_body_text(request["parsed_body"], where, "request")
     body = request.get("body")
     if body is None or isinstance(body, str):
         return body
@@ -149,8 +151,43 @@ def _request_body(request: Mapping[str, Any], where: str) -> str | None:
         return _utf8(body, where, "request body")
     if isinstance(body, Mapping) and "string" in body:
         inner = body["string"]
-        return inner if isinstance(inner, str) else _utf8(bytes(inner), where, "request body")
-    raise CorpusError(where, "request.body must be text", "store the JSON body as a string")
+        if inner is None or isinstance(inner, str):
+            return inner
+        # Only bytes: bytes(n) of a number is n zero bytes (10**10 of them, once).
+        if isinstance(inner, bytes | bytearray):
+            return _utf8(bytes(inner), where, "request body")
+    raise CorpusError(
+        where,
+        f"request.body{'.string' if isinstance(body, Mapping) else ''} must be text, "
+        f"not {_type_name(body.get('string') if isinstance(body, Mapping) else body)}",
+        "store the JSON body as a string",
+    )
+
+
+def _parsed_body_text(value: Any, where: str, side: str) -> str:
+    """A ``parsed_body`` as JSON text; one line when YAML built something JSON
+    cannot hold (a date, a set, bytes) or cannot write (nesting too deep)."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except TypeError as error:
+        found = str(error).removeprefix("Object of type ").split(" ", 1)[0] or "value"
+        problem = f"holds a YAML {found}, which JSON cannot carry"
+    except ValueError as error:  # NaN/Infinity, or an integer past Python's digit limit
+        problem = (
+            "holds NaN or Infinity" if "float" in str(error) else "holds a number JSON text cannot"
+        )
+        problem += " carry"
+    except RecursionError:
+        problem = "nests deeper than toolwire can read"
+    raise CorpusError(
+        where,
+        f"{side}.parsed_body {problem}",
+        "quote dates and other such values so that YAML reads them as text",
+    )
+
+
+def _type_name(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
 
 
 def response_body_text(body: Any, headers: dict[str, list[str]], where: str) -> str:

@@ -36,7 +36,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from conformance.profiles import DEFAULT_PROFILE, PROFILES
-from harness import __version__
+from harness import __version__, json_text
 from harness.atomic_write import write_atomic
 from harness.corpus.case import Interaction, frozen_headers
 from harness.corpus.detect import (
@@ -443,10 +443,10 @@ def _pretty_json(text: str) -> str:
     """Indented JSON, exactly as the writer stores it, so Content-Length
     can be set to the stored body's length."""
     try:
-        value = json.loads(text, object_pairs_hook=_no_duplicates)
+        value = json_text.loads(text, object_pairs_hook=_no_duplicates)
         pretty = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
         pretty.encode("utf-8")
-    except (ValueError, UnicodeEncodeError):
+    except (ValueError, UnicodeEncodeError, RecursionError):
         return text
     return pretty if json.loads(pretty) == value else text
 

@@ -20,6 +20,7 @@ from harness.corpus.cassette import check_top_level, parse_interactions
 from harness.corpus.metadata import parse_metadata
 from harness.corpus.vocabulary import CASE_SUFFIXES, closest
 from harness.errors import CorpusError
+from harness.json_text import digit_limit, is_digit_limit_error
 from harness.redaction import redact
 
 try:  # libyaml is several times faster; fall back to the pure-Python loader.
@@ -41,7 +42,7 @@ def display_path(path: Path) -> str:
     """``path`` relative to the working directory when it lies below it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a link loop (Python < 3.13)
         return str(path)
 
 
@@ -69,10 +70,21 @@ def is_checkout_corpus(root: Path) -> bool:
 
 
 def read_yaml(text: str, source: str) -> Any:
-    """Parse YAML; a syntax error names the file and line (never the file's text)."""
-    loader = yaml.SafeLoader if _may_nest_deeper_than(text) else _Loader
-    try:
-        return yaml.load(text, Loader=loader)  # both are safe loaders
+    """Parse YAML; a syntax error names the file and line (never the file's text).
+
+    Aliases are followed only as far as ``ALIAS_EXPANSION_LIMIT``: a "billion
+    laughs" file is a few lines that PyYAML loads in no time as shared
+    objects, but whatever then walks it (printing a header value, comparing
+    an ``expect`` value) walks every expansion, for hours or until memory
+    runs out. vcrpy writes an alias where one object is shared, so small
+    expansions stay allowed."""
+    loader = (yaml.SafeLoader if _may_nest_deeper_than(text) else _Loader)(text)
+    try:  # what yaml.load does, with a look at the node graph before building it
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_alias_expansion(node, source)
+        return _construct(loader, node, source)
     except RecursionError:
         raise CorpusError(
             source, "nests deeper than toolwire can read", "a case file is a flat cassette"
@@ -100,6 +112,84 @@ def read_yaml(text: str, source: str) -> Any:
         ) from None
     except yaml.YAMLError as error:
         raise CorpusError(source, f"invalid YAML: {type(error).__name__}", "fix the YAML") from None
+    finally:
+        loader.dispose()
+
+
+_VALUE_HINT = "quote the value to keep it as text"
+
+
+def _construct(loader: Any, node: yaml.Node, source: str) -> Any:
+    """The values of the node graph; a value YAML cannot build is one line.
+
+    PyYAML's constructors raise more than YAMLError on a value they cannot
+    build: ValueError for an integer past Python's digit limit or a date
+    that is none (2024-13-45), AttributeError for ``!!timestamp`` on text
+    that is no timestamp, and so on."""
+    try:
+        return loader.construct_document(node)
+    except (yaml.YAMLError, RecursionError):
+        raise
+    except Exception as error:
+        problem = _value_problem(error)
+        raise CorpusError(source, f"invalid YAML value: {problem}", _VALUE_HINT) from None
+
+
+def _value_problem(error: Exception) -> str:
+    if is_digit_limit_error(error):
+        return f"an integer has more than {digit_limit():,} digits"
+    if isinstance(error, ValueError | OverflowError):
+        return str(error)[:200] or type(error).__name__
+    return f"a tagged value does not fit its tag ({type(error).__name__})"
+
+
+# Nodes that aliases may add beyond those written out in the file.
+ALIAS_EXPANSION_LIMIT = 100_000
+_SIZE_CAP = 1 << 62  # far past any file's node count; keeps the sums small
+
+
+def _check_alias_expansion(root: yaml.Node, source: str) -> None:
+    """Refuse a node graph whose aliases expand past ``ALIAS_EXPANSION_LIMIT``
+    nodes, or that refers to itself (an alias inside its own anchor).
+
+    One pass over the distinct nodes (iterative: block nesting may be deep),
+    each node's expanded size computed once and counted at every reference."""
+    size: dict[int, int] = {}  # id(node) -> expanded node count, capped
+    open_nodes: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if children_done:
+            open_nodes.discard(key)
+            size[key] = min(_SIZE_CAP, 1 + sum(size[id(c)] for c in _children(node)))
+            continue
+        if key in size:
+            continue
+        if key in open_nodes:
+            raise CorpusError(
+                source,
+                "invalid YAML: an alias refers to the node that holds it (a recursive structure)",
+                "write the value out; a cassette holds plain JSON-like values",
+            )
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in _children(node) if id(child) not in size)
+    if size[id(root)] - len(size) > ALIAS_EXPANSION_LIMIT:
+        raise CorpusError(
+            source,
+            f"invalid YAML: its aliases (*name) expand to more than {ALIAS_EXPANSION_LIMIT:,} "
+            "values (an alias bomb?)",
+            "write the values out instead of through aliases",
+        )
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
 
 
 def _may_nest_deeper_than(text: str, limit: int = FLOW_DEPTH_FOR_PYTHON_LOADER) -> bool:
@@ -123,6 +213,12 @@ def case_id_for(path: Path, root: Path) -> str:
     """The id a case file must carry: its path below ``root`` without suffix."""
     try:
         relative = path.resolve().relative_to(root.resolve())
+    except (OSError, RuntimeError):  # RuntimeError: a link loop (Python < 3.13)
+        raise CorpusError(
+            display_path(path),
+            "is a link that leads round in a loop",
+            "delete the link, or point it at a case file",
+        ) from None
     except ValueError:
         raise CorpusError(
             display_path(path),

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from harness import __version__
+from harness import __version__, json_text
 from harness.corpus.detect import slugify
 from harness.corpus.foreign import read_foreign_cassette
 from harness.corpus.importer import RECORDER, AddOptions, AddResult, add_exchanges
@@ -221,7 +221,7 @@ def _error_message(body: str, scrubber: Scrubber) -> str:
     """The upstream's error message, scrubbed and shortened (it may echo the key)."""
     text = body
     try:
-        value = json.loads(body)
+        value = json_text.loads(body)
     except ValueError:
         value = None
     if isinstance(value, dict):

@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from harness import json_text
 from harness.corpus.secrets import decoded_views, find_secrets, is_secret_name, merge_spans
 from harness.corpus.streamtext import joined_fields, read_events, replace_span, rewrite_events
 from harness.corpus.vocabulary import FORBIDDEN_HEADERS
@@ -193,7 +194,7 @@ class Scrubber:
 
     def _json_text(self, text: str) -> str:
         try:
-            value = json.loads(text)
+            value = json_text.loads(text)
         except ValueError:
             return text
         scrubbed = self.json_value(value)

@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness import json_text
+
 PathPart = str | int
 # Fields every event repeats (ids, names of the event and model): no model
 # output streams through them, and joined they are only long repetitions.
@@ -90,7 +92,7 @@ def _event(lines: list[str], indexes: list[int]) -> StreamEvent:
     event = StreamEvent(indexes, data)
     if data.lstrip().startswith(("{", "[")):
         try:
-            event.value = json.loads(data)
+            event.value = json_text.loads(data)
         except (ValueError, RecursionError):
             event.value = None
     return event

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from harness import json_text
 from harness.corpus.case import Case, Interaction
 from harness.sse import parse_sse
 
@@ -76,7 +77,7 @@ def _load(text: str | None) -> Any:
     if text is None:
         return None
     try:
-        return json.loads(text)
+        return json_text.loads(text)
     except ValueError:
         return None
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from harness import json_text
 from harness.atomic_write import FileExistsRefused, write_atomic
 from harness.corpus.case import Case, Expect, Interaction, Provenance
 from harness.corpus.vocabulary import CASSETTE_VERSION, METADATA_FORMAT
@@ -128,10 +129,10 @@ def _bodies(interaction: Interaction, pretty_json: bool) -> tuple[str | None, st
 def _pretty_json(text: str) -> str:
     """Indented JSON when that is the same value; else ``text`` unchanged."""
     try:
-        value = json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
+        value = json_text.loads(text, object_pairs_hook=_refuse_duplicate_keys)
         pretty = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
         pretty.encode("utf-8")  # a lone surrogate cannot be written to a file
-    except (ValueError, UnicodeEncodeError):
+    except (ValueError, UnicodeEncodeError, RecursionError):
         return text
     return pretty if json.loads(pretty) == value else text
 

@@ -12,21 +12,22 @@ Qwen3-Coder tool parser's served output (qwen-xml) the xml rules
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import yaml
 
 from conformance.catalogue import RULES_BY_CODE
 from conformance.context import Exchange, PayloadUnderTest
 from conformance.findings import Finding
 from conformance.profiles import DEFAULT_PROFILE, PROFILES
 from conformance.registry import PAYLOAD_CHECKS, REPLAY_CHECKS
+from harness import json_text
+from harness.corpus.loader import read_yaml
 from harness.engine import lint_dialect, lint_xml
 from harness.engine.lint_dialect import DialectChoice
 from harness.engine.payloads import events_to_wire, parse_payload
-from harness.errors import ToolwireError
+from harness.errors import CorpusError, ToolwireError
 from harness.model import DIALECTS, PayloadKind
 from harness.redaction import redact
 from harness.sse import parse_sse
@@ -95,8 +96,10 @@ def lint_report(
         events = events_to_wire(parse_sse(text))
         return _lint_payload("stream", events, source, dialect, profile, parser_output)
     try:
-        document = yaml.safe_load(text)
-    except (yaml.YAMLError, RecursionError):
+        document = read_yaml(text, source)
+    except CorpusError as error:
+        if "interactions:" in text:  # a cassette that cannot be read: say why
+            raise LintInputError(str(error)) from None
         document = None
     if isinstance(document, dict) and isinstance(document.get("interactions"), list):
         return _lint_cassette(document, source, dialect, profile, parser_output)
@@ -108,7 +111,7 @@ def lint_report(
 def _json_document(text: str, source: str) -> Any:
     """A JSON value, or the events of a JSON-lines chunk capture."""
     try:
-        return json.loads(text)
+        return json_text.loads(text)
     except json.JSONDecodeError as error:
         chunks = _json_lines(text)
         if chunks is not None:
@@ -136,7 +139,7 @@ def _json_lines(text: str) -> list[dict[str, Any]] | None:
     chunk: Any = None
     for line in lines:
         try:
-            chunk = json.loads(line)
+            chunk = json_text.loads(line)
         except (json.JSONDecodeError, RecursionError):
             return None
         if not isinstance(chunk, dict):
@@ -302,7 +305,18 @@ def _recorded_answer(interaction: Mapping[str, Any], label: str) -> tuple[Payloa
     content_type = " ".join(map(str, found_type if isinstance(found_type, list) else [found_type]))
     if "text/event-stream" in content_type:
         return "stream", events_to_wire(parse_sse(text))
-    return "response", _json_body(text, f"{label} response")
+    return "response", _json_body(text, where)
+
+
+def _glimpse(value: Any) -> str:
+    """``int 1``, ``str 'OK'``, ``null``: the type and the start of the value."""
+    if value is None:
+        return "null"
+    try:
+        shown = reprlib.repr(value)
+    except ValueError:  # an integer past Python's digit limit
+        shown = "(too long to show)"
+    return f"{type(value).__name__} {shown}"
 
 
 def _mapping(value: Any, where: str, what: str) -> Mapping[str, Any]:
@@ -310,7 +324,7 @@ def _mapping(value: Any, where: str, what: str) -> Mapping[str, Any]:
     if isinstance(value, dict):
         return value
     raise LintInputError(
-        f"{where}: expected {what}, found {_type_of(value)}",
+        f"{where}: expected {what}, found {_glimpse(value)}",
         hint="a vcrpy cassette: interactions of {request: {body}, response: {status, headers, "
         "body: {string}}}",
     )
@@ -343,14 +357,6 @@ def _meta_choice(meta: Mapping[str, Any], key: str, valid: Sequence[str], source
     return value
 
 
-def _type_of(value: Any) -> str:
-    """``int 1``, ``str 'OK'``, ``null``: a shape and a glimpse of the value."""
-    if value is None:
-        return "null"
-    shown = repr(value)
-    return f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"
-
-
 def _decoded(body: bytes | bytearray, headers: Mapping[str, Any], where: str) -> str:
     """A binary (``!!binary``) body decoded as `toolwire corpus add` decodes it."""
     from harness.corpus.foreign import response_body_text
@@ -370,7 +376,7 @@ def _json_body(body: Any, where: str) -> Any:
     if not isinstance(body, str):
         raise LintInputError(f"{where}: has no body")
     try:
-        return json.loads(body)
+        return json_text.loads(body)
     except json.JSONDecodeError as error:
         raise LintInputError(f"{where}: body is not JSON ({error.msg})") from None
     except RecursionError:

@@ -55,7 +55,10 @@ def from_interaction(
 ) -> DialectChoice:
     """One recorded exchange's dialect: what its request says first, then its body."""
     uri = request.get("uri")
-    parts = urlsplit(uri) if isinstance(uri, str) else None
+    try:
+        parts = urlsplit(uri) if isinstance(uri, str) else None
+    except ValueError:  # a malformed [host]: judge by the body
+        parts = None
     path = parts.path.rstrip("/") if parts is not None else ""
     if path.endswith("/messages") and not path.endswith("/chat/completions"):
         return DialectChoice(ANTHROPIC_MESSAGES, f"from the URI path {path}")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.context import PayloadUnderTest
+from harness import json_text
 from harness.corpus.case import Case, Interaction
 from harness.dialects import get_codec
 from harness.errors import ToolwireError, WireFormatError
@@ -43,7 +44,7 @@ def events_to_wire(events: tuple[SSEEvent, ...]) -> list[dict[str, Any]]:
     wire = []
     for event in events:
         try:
-            data: Any = json.loads(event.data)
+            data: Any = json_text.loads(event.data)
         except json.JSONDecodeError:
             data = event.data
         wire.append({"event": event.event, "data": data})

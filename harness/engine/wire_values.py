@@ -146,6 +146,9 @@ def _walk(value: Any) -> tuple[str, str] | None:
             if not math.isfinite(item):
                 return path, f"is {item!r}, which JSON cannot carry"
             continue
+        # 14,000 bits is about 4,200 digits: only then can Python refuse to write it.
+        if type(item) is int and item.bit_length() > 14_000 and not _writable(item):
+            return path, "is an integer of more than 4,300 digits, more than any API takes"
         if isinstance(item, _SCALARS):
             continue
         if not isinstance(item, dict | list | tuple):
@@ -172,3 +175,12 @@ def _type_name(value: Any) -> str:
     if kind.__module__ == "builtins":
         return kind.__qualname__
     return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _writable(number: int) -> bool:
+    """Whether Python writes ``number`` out (its int/str digit limit)."""
+    try:
+        str(number)
+    except ValueError:
+        return False
+    return True

@@ -10,11 +10,11 @@ fed to the incremental parser fragment by fragment for streams, then JSON).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness import json_text
 from harness.dialects import get_codec
 from harness.errors import ToolwireError
 from harness.model import (
@@ -99,7 +99,7 @@ def observe(dialect: str, exchange: Exchange) -> Observation:
                 problems = ("asked to stream, the endpoint answered " + exchange.content_type,)
             else:
                 problems = ()
-            response = codec.parse_response(json.loads(exchange.response_text))
+            response = codec.parse_response(json_text.loads(exchange.response_text))
             fragments = ()
     except (ToolwireError, ValueError) as error:
         reason = f"the answer does not parse as {dialect}: {error}"
@@ -151,7 +151,7 @@ def _text_deltas(dialect: str, events: Sequence[SSEEvent]) -> Iterator[str]:
     """The text fragments of a stream in arrival order (for the incremental parser)."""
     for event in events:
         try:
-            data = json.loads(event.data)
+            data = json_text.loads(event.data)
         except ValueError:
             continue  # [DONE] and other sentinels
         if not isinstance(data, dict):

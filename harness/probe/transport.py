@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from harness import __version__
+from harness import __version__, json_text
 from harness.corpus.foreign import RawExchange
 from harness.corpus.record import ANTHROPIC_VERSION, endpoint_url
 from harness.corpus.scrub import Scrubber, is_secret_header
@@ -161,7 +161,7 @@ def error_message(exchange: Exchange, endpoint: Endpoint) -> str:
     """The endpoint's error text, scrubbed of secrets and shortened (it may echo the key)."""
     text = exchange.response_text
     try:
-        value = json.loads(text)
+        value = json_text.loads(text)
     except ValueError:
         value = None
     if isinstance(value, dict):

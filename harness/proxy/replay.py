@@ -28,6 +28,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from harness import json_text
 from harness.corpus.case import Interaction
 from harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 from harness.errors import ToolwireError
@@ -195,7 +196,7 @@ def _json_or_none(text: str | None) -> Any:
     if not text:
         return None
     try:
-        return json.loads(text)
+        return json_text.loads(text)
     except json.JSONDecodeError:
         return None
 

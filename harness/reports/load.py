@@ -12,6 +12,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from harness import json_text
 from harness.engine.results import RESULTS_FORMAT
 from harness.errors import ToolwireError
 
@@ -54,7 +55,7 @@ def read_results(path: Path) -> dict[str, Any]:
     except OSError as error:
         raise ResultsFileError(f"{source}: cannot be read: {error.strerror}") from None
     try:
-        document = json.loads(text)
+        document = json_text.loads(text)
     except json.JSONDecodeError as error:
         raise ResultsFileError(
             f"{source}: is not JSON ({error.msg} at line {error.lineno} column {error.colno})",

@@ -195,7 +195,7 @@ def test_c10_a_yaml_alias_bomb_is_refused_at_once(tmp_path: Path) -> None:
     started = time.monotonic()
     result = toolwire("run", "--corpus", str(root))
     assert result.returncode == 2
-    assert "unknown top-level key 'a'" in error_line(result)
+    assert "its aliases (*name) expand to more than 100,000 values" in error_line(result)
     assert time.monotonic() - started < 30
 
 
@@ -218,7 +218,7 @@ def test_c12_a_deeply_nested_json_body_errors_that_case(tmp_path: Path) -> None:
     verdict = json.loads(stdout)["verdicts"][0]
     assert verdict["outcome"] == "error"
     assert "the case cannot be read" in verdict["message"]
-    assert "RecursionError" in verdict["message"]
+    assert "nested deeper than toolwire can read" in verdict["message"]
 
 
 def test_c13_a_control_character_is_refused_with_its_offset(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any, Literal, TypeAlias
 
+from harness import json_text
 from harness.errors import ToolwireError
 
 PROTOCOL_VERSION = 1
@@ -60,7 +61,7 @@ def validation_requested() -> bool:
 def decode_line(line: str, number: int, origin: str = "from the adapter") -> dict[str, Any]:
     """One line as a message object (ProtocolError when it is not one)."""
     try:
-        message = json.loads(line)
+        message = json_text.loads(line)
     except json.JSONDecodeError as error:
         raise ProtocolError(
             f"line {number} {origin} is not JSON ({error.msg} at column {error.colno}): "

@@ -15,11 +15,11 @@ with a stable ``code`` (listed in ``ISSUE_CODES``) that rules may judge.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeGuard
 
+from harness import json_text
 from harness.dialects.anthropic_messages.blocks import parse_block
 from harness.dialects.anthropic_messages.response import parse_response
 from harness.dialects.partial_json import CUT_STOP_REASONS, cut_off_value
@@ -105,7 +105,7 @@ class _Reassembler:
 
     def feed(self, position: int, event: SSEEvent) -> None:
         try:
-            data = json.loads(event.data)
+            data = json_text.loads(event.data)
         except ValueError as exc:
             self.note("invalid_json", f"event data is not JSON: {exc}", position)
             return
@@ -223,7 +223,7 @@ class _Reassembler:
             open_block.block["input"] = {}
             return
         try:
-            open_block.block["input"] = json.loads(text)
+            open_block.block["input"] = json_text.loads(text)
         except ValueError as exc:
             # Judged in result(): a stream stopped by max_tokens may cut an input short.
             open_block.block["input"] = text

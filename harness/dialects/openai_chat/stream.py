@@ -42,6 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness import json_text
 from harness.dialects.openai_chat.common import (
     decode_arguments,
     int_or_none,
@@ -166,7 +167,7 @@ class _Reassembler:
             self.done = True
             return
         try:
-            chunk = json.loads(data)
+            chunk = json_text.loads(data)
         except json.JSONDecodeError as exc:
             if event.event == "error":
                 self.issue("stream_error", f"the stream carried an error: {data[:200]!r}")

@@ -1,0 +1,3 @@
+"""An adapter module that raises KeyboardInterrupt while it is imported (test_reading N10)."""
+
+raise KeyboardInterrupt
