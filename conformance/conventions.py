@@ -13,10 +13,15 @@ failed for that at MUST (docs/levels.md).
 Comparisons of result *text* ignore the marker on both sides, flagged or
 not: ``Error: x`` and ``x`` say the same thing, and a lost flag is
 ``fidelity.error_flag``'s to report, not a change of text as well.
+
+A second marking is read the same way in a dialect without a flag: the whole
+content a JSON object ``{"error": "<text>"}`` (pydantic-ai writes failed
+results so), a failed result whose text is ``<text>``.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 ERROR_PREFIX = "Error: "
@@ -43,12 +48,29 @@ def strip_error_mark(text: str) -> str:
     return text
 
 
+def error_envelope(text: str) -> str | None:
+    """The text inside a ``{"error": "<text>"}`` content, else None."""
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, dict) and list(value) == ["error"] and isinstance(value["error"], str):
+        return str(value["error"])
+    return None
+
+
 def read_result(text: str, flag: bool | None, dialect: str) -> tuple[bool, str]:
     """Whether a result failed, and its text for comparison (marker removed).
 
     ``flag`` is the dialect's own error flag (anthropic ``is_error``), None
     when the payload said nothing; dialects without a flag use the marker.
     """
+    if flag is None and dialect != "anthropic-messages":
+        inner = error_envelope(text)
+        if inner is not None:
+            return True, strip_error_mark(inner)
     if flag is not None:
         failed = flag
     else:

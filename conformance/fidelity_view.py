@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from conformance.catalogue import OPENAI_FAMILY
 from conformance.context import PayloadUnderTest
-from conformance.conventions import read_result, strip_error_mark
+from conformance.conventions import error_envelope, read_result, strip_error_mark
 from conformance.memo import by_identity
 from conformance.paths import call_paths, response_block_path, result_paths, turn_path
 from conformance.semantic import SemMessage, semantic_conversation, semantic_message
@@ -110,8 +110,10 @@ def _result_refs(payload: PayloadUnderTest) -> tuple[ResultRef, ...]:
         result = site.result
         pieces = [block.text for block in result.content if isinstance(block, TextBlock)]
         # openai-chat has no flag: docs/conventions.md reads an "Error:" prefix.
-        is_error, _ = read_result("".join(pieces), result.is_error, payload.dialect)
-        if pieces:
+        is_error, text = read_result("".join(pieces), result.is_error, payload.dialect)
+        if pieces and is_error and error_envelope("".join(pieces)) is not None:
+            pieces = [text]  # {"error": "<text>"} says <text>, failed
+        elif pieces:
             pieces[0] = strip_error_mark(pieces[0])
         refs.append(ResultRef(result, path, is_error, tuple(pieces)))
     return tuple(refs)

@@ -111,6 +111,8 @@ function convertRequest(body) {
       const definition = { name: tool.function.name };
       if ("description" in tool.function) definition.description = tool.function.description;
       definition.input_schema = tool.function.parameters || { type: "object", properties: {} };
+      // Anthropic tools take strict too (structured outputs).
+      if ("strict" in tool.function) definition.strict = tool.function.strict;
       return definition;
     });
   }

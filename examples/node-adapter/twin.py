@@ -134,6 +134,8 @@ def convert_request(body: dict[str, Any]) -> dict[str, Any]:
                 ),
                 "input_schema": tool["function"].get("parameters")
                 or {"type": "object", "properties": {}},
+                # Anthropic tools take strict too (structured outputs).
+                **({"strict": tool["function"]["strict"]} if "strict" in tool["function"] else {}),
             }
             for tool in body["tools"]
         ]

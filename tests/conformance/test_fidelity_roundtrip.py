@@ -95,10 +95,10 @@ def test_an_empty_stop_list_is_no_stop() -> None:
     for key, empty in (("stop", []), ("stop", None)):
         original = openai_request([{"role": "user", "content": "Hi"}], **{key: empty})
         returned = openai_request([{"role": "user", "content": "Hi"}])
-        assert check(RoundTripUnderTest(original, returned, "anthropic-messages")) == []
+        assert not check(RoundTripUnderTest(original, returned, "anthropic-messages"))
     original = anthropic_request([{"role": "user", "content": "Hi"}], stop_sequences=[])
     returned = anthropic_request([{"role": "user", "content": "Hi"}])
-    assert check(RoundTripUnderTest(original, returned, "openai-chat")) == []
+    assert not check(RoundTripUnderTest(original, returned, "openai-chat"))
     # A stop sequence that was set still has to come back.
     original = openai_request([{"role": "user", "content": "Hi"}], stop=["END"])
     returned = openai_request([{"role": "user", "content": "Hi"}], stop=[])
@@ -152,7 +152,7 @@ def test_a_stop_sequence_comes_back_as_end_turn_only_through_openai_chat() -> No
     original = anthropic_response([{"type": "text", "text": "Hi"}], "stop_sequence")
     returned = anthropic_response([{"type": "text", "text": "Hi"}], "end_turn")
     check = fidelity.ROUNDTRIP_CHECKS["fidelity.stop_reason"]
-    assert check(RoundTripUnderTest(original, returned, "openai-chat")) == []
+    assert not check(RoundTripUnderTest(original, returned, "openai-chat"))
     assert only(check(RoundTripUnderTest(original, returned, "anthropic-messages")))
     # No opaque block and no request parameter: fidelity.roundtrip has nothing to judge.
     assert (

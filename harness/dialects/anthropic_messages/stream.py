@@ -256,9 +256,12 @@ class _Reassembler:
     def resolve_bad_arguments(self, stop_reason: Any) -> None:
         """Inputs whose fragments are not JSON: at max_tokens, a prefix cut short
         keeps what anthropic-sdk-python keeps of it; anything else is reported."""
+        last = max(self.blocks) if self.blocks else None  # only it can have been cut
         for index, bad in sorted(self.bad_arguments.items()):
             cut, value = (
-                cut_off_value(bad.text) if stop_reason in CUT_STOP_REASONS else (False, None)
+                cut_off_value(bad.text)
+                if stop_reason in CUT_STOP_REASONS and index == last
+                else (False, None)
             )
             if cut:
                 self.blocks[index].block["input"] = value

@@ -122,7 +122,11 @@ class _ChoiceState:
         # Calls in index order; a call split off by an index collision stays
         # right after its sibling (the sort is stable).
         calls = sorted(self.calls, key=lambda c: c.index)
-        blocks.extend(c.to_call(self.finish_reason) for c in calls)
+        # Only the call still streaming when the limit struck can have been cut.
+        last = len(calls) - 1
+        blocks.extend(
+            c.to_call(self.finish_reason if n == last else None) for n, c in enumerate(calls)
+        )
         message = Turn(
             role=self.role or "assistant",
             blocks=tuple(blocks),
