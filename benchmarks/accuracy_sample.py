@@ -88,7 +88,9 @@ def failing_musts(reports: Path, adapters: Iterable[str]) -> list[tuple[str, Doc
     return sorted(found, key=lambda pair: pair[1]["id"])
 
 
-def draw(population: list[tuple[str, Document]], seed: int, size: int) -> list[tuple[str, Document]]:
+def draw(
+    population: list[tuple[str, Document]], seed: int, size: int
+) -> list[tuple[str, Document]]:
     """A seeded simple random sample, in population order."""
     picked = random.Random(seed).sample(range(len(population)), min(size, len(population)))
     return [population[index] for index in sorted(picked)]
@@ -150,7 +152,10 @@ def outcomes_of(document: Document | None) -> dict[str, str]:
     """Verdict id (without the adapter) → outcome, every verdict."""
     if document is None:
         return {}
-    return {f"{verdict['case']}::{verdict['rule']}": verdict["outcome"] for verdict in document["verdicts"]}
+    return {
+        f"{verdict['case']}::{verdict['rule']}": verdict["outcome"]
+        for verdict in document["verdicts"]
+    }
 
 
 def totals_line(document: Document | None) -> str:
@@ -162,19 +167,27 @@ def totals_line(document: Document | None) -> str:
 
 def change_rows(reports: Path, before: str) -> list[str]:
     """Per adapter: totals before → after, then the findings gone and new by rule."""
-    rows = ["| adapter | pass/fail/warn/error before | after | findings gone | findings new |", "|---|---|---|---:|---:|"]
+    rows = [
+        "| adapter | pass/fail/warn/error before | after | findings gone | findings new |",
+        "|---|---|---|---:|---:|",
+    ]
     details: list[str] = []
     for adapter in REGENERATED:
         old_doc, new_doc = load_committed(before, adapter), load(reports, adapter)
         old, new = findings_of(old_doc), findings_of(new_doc)
         new_all = outcomes_of(new_doc)
-        gone = Counter(key.split("::")[1] + f" → {new_all.get(key, 'no verdict')}" for key in old if key not in new)
+        gone = Counter(
+            key.split("::")[1] + f" → {new_all.get(key, 'no verdict')}"
+            for key in old
+            if key not in new
+        )
         came = Counter(key.split("::")[1] + f" ({new[key]})" for key in new if key not in old)
-        rows.append(f"| {adapter} | {totals_line(old_doc)} | {totals_line(new_doc)} | {sum(gone.values())} | {sum(came.values())} |")
+        cells = (adapter, totals_line(old_doc), totals_line(new_doc), gone.total(), came.total())
+        rows.append("| " + " | ".join(str(cell) for cell in cells) + " |")
         details.append(f"### {adapter}")
         details.extend(f"- gone: {what}: {count}" for what, count in sorted(gone.items()))
         details.extend(f"- new: {what}: {count}" for what, count in sorted(came.items()))
-    return rows + [""] + details
+    return [*rows, "", *details]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -187,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.what == "sample":
         population = failing_musts(args.reports, LIBRARIES)
-        print(f"# {len(population)} failing MUST verdicts; seed {args.seed}; sample of {args.size}\n")
+        print(f"# {len(population)} failing MUST verdicts; seed {args.seed}; n={args.size}\n")
         for number, (adapter, verdict) in enumerate(draw(population, args.seed, args.size), 1):
             print(describe(number, adapter, verdict) + "\n")
     elif args.what == "rules":
@@ -195,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
         print("| rule | exercised | pass | fail | warn |\n|---|---:|---:|---:|---:|")
         for rule in sorted(totals):
             counts = totals[rule]
-            print(f"| `{rule}` | {counts['exercised']} | {counts['pass']} | {counts['fail']} | {counts['warn']} |")
+            cells = [counts[key] for key in ("exercised", "pass", "fail", "warn")]
+            print(f"| `{rule}` | " + " | ".join(str(cell) for cell in cells) + " |")
     else:
         print("\n".join(change_rows(args.reports, args.before)))
     return 0
