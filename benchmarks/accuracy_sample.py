@@ -173,15 +173,24 @@ def change_rows(reports: Path, before: str) -> list[str]:
     ]
     details: list[str] = []
     for adapter in REGENERATED:
+        if not (reports / adapter / "results.json").is_file():
+            rows.append(f"| {adapter} | not regenerated yet | | | |")
+            continue
         old_doc, new_doc = load_committed(before, adapter), load(reports, adapter)
         old, new = findings_of(old_doc), findings_of(new_doc)
         new_all = outcomes_of(new_doc)
+        old_cases = set(old_doc["case_features"]) if old_doc else set()
         gone = Counter(
             key.split("::")[1] + f" → {new_all.get(key, 'no verdict')}"
             for key in old
             if key not in new
         )
-        came = Counter(key.split("::")[1] + f" ({new[key]})" for key in new if key not in old)
+        came = Counter(
+            key.split("::")[1]
+            + f" ({new[key]}{'' if key.split('::')[0] in old_cases else ', new case'})"
+            for key in new
+            if key not in old
+        )
         cells = (adapter, totals_line(old_doc), totals_line(new_doc), gone.total(), came.total())
         rows.append("| " + " | ".join(str(cell) for cell in cells) + " |")
         details.append(f"### {adapter}")
