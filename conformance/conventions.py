@@ -16,7 +16,8 @@ not: ``Error: x`` and ``x`` say the same thing, and a lost flag is
 
 A second marking is read the same way in a dialect without a flag: the whole
 content a JSON object ``{"error": "<text>"}`` (pydantic-ai writes failed
-results so), a failed result whose text is ``<text>``.
+results so), a failed result whose text is ``<text>``; and, like the marker,
+the envelope is ignored when result texts are compared, flagged or not.
 """
 
 from __future__ import annotations
@@ -67,12 +68,13 @@ def read_result(text: str, flag: bool | None, dialect: str) -> tuple[bool, str]:
     ``flag`` is the dialect's own error flag (anthropic ``is_error``), None
     when the payload said nothing; dialects without a flag use the marker.
     """
-    if flag is None and dialect != "anthropic-messages":
-        inner = error_envelope(text)
-        if inner is not None:
-            return True, strip_error_mark(inner)
+    inner = error_envelope(text)
     if flag is not None:
         failed = flag
     else:
-        failed = dialect != "anthropic-messages" and result_is_error_by_convention(text)
-    return failed, strip_error_mark(text)
+        failed = dialect != "anthropic-messages" and (
+            inner is not None or result_is_error_by_convention(text)
+        )
+    # Like the Error: marker, the envelope is ignored when texts are compared,
+    # flagged or not (a converter that reads it back may keep its text as is).
+    return failed, strip_error_mark(inner if inner is not None else text)

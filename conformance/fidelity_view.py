@@ -111,7 +111,7 @@ def _result_refs(payload: PayloadUnderTest) -> tuple[ResultRef, ...]:
         pieces = [block.text for block in result.content if isinstance(block, TextBlock)]
         # openai-chat has no flag: docs/conventions.md reads an "Error:" prefix.
         is_error, text = read_result("".join(pieces), result.is_error, payload.dialect)
-        if pieces and is_error and error_envelope("".join(pieces)) is not None:
+        if pieces and error_envelope("".join(pieces)) is not None:
             pieces = [text]  # {"error": "<text>"} says <text>, failed
         elif pieces:
             pieces[0] = strip_error_mark(pieces[0])

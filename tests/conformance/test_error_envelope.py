@@ -54,7 +54,9 @@ def test_the_envelope_is_read_as_a_failed_result_with_its_text() -> None:
     assert error_envelope(text) == "Error: upstream timeout"
     assert read_result(text, None, "openai-chat") == (True, "upstream timeout")
     assert error_envelope('{"error": "x", "code": 3}') is None  # more than the envelope
-    assert read_result('{"error": "x"}', None, "anthropic-messages") == (False, '{"error": "x"}')
+    # In anthropic the flag alone says failed; the text compares without the envelope.
+    assert read_result('{"error": "x"}', None, "anthropic-messages") == (False, "x")
+    assert read_result('{"error": "x"}', True, "anthropic-messages") == (True, "x")
 
 
 def test_a_failed_result_written_as_an_envelope_keeps_its_text() -> None:
