@@ -206,7 +206,7 @@ def _add(
     if options.lint or options.negative:
         text, metadata = _lint_gate(text, metadata, interactions, options, display_path(target))
         features = tuple(metadata["features"])
-    _check_case_text(text, case_id, display_path(target), lint=options.lint)
+    _check_case_text(text, case_id, display_path(target))
     write_case(target, text, overwrite=options.force)
     if existing is not None and existing != target:
         existing.unlink(missing_ok=True)  # a forced .yaml replaces an old .yml
@@ -422,13 +422,15 @@ def _interactions_part(text: str) -> str:
     return text[at:] if at >= 0 else text
 
 
-def _check_case_text(text: str, case_id: str, target: str, *, lint: bool) -> None:
+def _check_case_text(text: str, case_id: str, target: str) -> None:
     """Validate the finished file alone in a scratch corpus (same checks as
-    `toolwire corpus validate`, secrets included)."""
+    `toolwire corpus validate`, secrets included). Its lint step is left out:
+    ``_lint_gate`` judged this very text already (or a live recording is kept
+    as is)."""
     with tempfile.TemporaryDirectory(prefix="toolwire-add-") as folder:
         root = Path(folder)
         write_atomic(root / f"{case_id}.yaml", text)
-        report = validate_corpus(root, lint=lint)
+        report = validate_corpus(root, lint=False)
     if report.ok:
         return
     first = report.problems[0]
