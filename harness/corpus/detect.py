@@ -57,8 +57,8 @@ MAIN_FEATURE_ORDER: tuple[str, ...] = (
     "single-tool",
     "multi-turn",
 )
-_XML_MARKERS = ("<tool_call>", "<function=")
-_ANTHROPIC_BLOCKS = ("tool_use", "tool_result", "thinking", "redacted_thinking")
+XML_MARKERS = ("<tool_call>", "<function=")
+ANTHROPIC_BLOCKS = ("tool_use", "tool_result", "thinking", "redacted_thinking")
 # DeepSeek's field; the `reasoning` field of other servers is thinking, not replay.
 _REPLAYED_REASONING = ("reasoning_content",)
 _SLUG_LIMIT = 60
@@ -75,7 +75,7 @@ def detect_dialect(interactions: Sequence[Interaction], source: str) -> str:
             "pass --dialect, or import a cassette of LLM API calls only",
         )
     texts = [text for interaction in interactions for text in _assistant_texts(interaction)]
-    if any(marker in text for text in texts for marker in _XML_MARKERS):
+    if any(marker in text for text in texts for marker in XML_MARKERS):
         return QWEN_XML
     if any(_mentions_deepseek(interaction) for interaction in interactions):
         return DEEPSEEK_CHAT
@@ -214,7 +214,7 @@ def _turn_features(turn: Turn) -> set[str]:
     for block in turn.blocks:
         if isinstance(block, ThinkingBlock):
             found.add("thinking")
-        elif isinstance(block, TextBlock) and any(m in block.text for m in _XML_MARKERS):
+        elif isinstance(block, TextBlock) and any(m in block.text for m in XML_MARKERS):
             found.add("qwen-xml")
         elif isinstance(block, ToolResult) and _is_error(block):
             found.add("error-result")
@@ -297,7 +297,7 @@ def _has_anthropic_blocks(request: dict[str, Any]) -> bool:
     for message in messages if isinstance(messages, list) else []:
         content = message.get("content") if isinstance(message, dict) else None
         for block in content if isinstance(content, list) else []:
-            if isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS:
+            if isinstance(block, dict) and block.get("type") in ANTHROPIC_BLOCKS:
                 return True
     return False
 

@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from harness.corpus.detect import ANTHROPIC_BLOCKS, XML_MARKERS
 from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT, QWEN_XML, PayloadKind
 
-_XML_MARKERS = ("<tool_call>", "<function=")
-_ANTHROPIC_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinking"})
 GUESSED = "guessed from the body; pass --dialect if it is wrong"
 
 
@@ -71,7 +70,7 @@ def from_interaction(
         *_request_assistant_texts(request_value),
         _response_text(response_kind, response_value),
     ]
-    if any(marker in text for text in texts for marker in _XML_MARKERS):
+    if any(marker in text for text in texts for marker in XML_MARKERS):
         return DialectChoice(QWEN_XML, f"{said} and Qwen3-Coder XML calls in the assistant text")
     host = (parts.hostname or "") if parts is not None else ""
     if "deepseek" in host:
@@ -109,7 +108,7 @@ def _has_anthropic_blocks(message: Any) -> bool:
     content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(content, list):
         return False
-    return any(isinstance(b, dict) and b.get("type") in _ANTHROPIC_BLOCKS for b in content)
+    return any(isinstance(b, dict) and b.get("type") in ANTHROPIC_BLOCKS for b in content)
 
 
 def _has_header(headers: Any, name: str) -> bool:
