@@ -45,6 +45,15 @@ ANTHROPIC_PARALLEL = (
 # merged thinking blocks, or blocks another model produced), with the recorded 400s.
 ANTHROPIC_SIGNATURE_400 = "https://github.com/anthropics/anthropic-sdk-python/issues/1598"
 
+# Every profile of the openai family, where a rule backed only by Anthropic's
+# documentation is judged as a SHOULD.
+SHOULD_ON_OPENAI_FAMILY: dict[str, Level | None] = {
+    "openai": "SHOULD",
+    "deepseek-thinking": "SHOULD",
+    "deepseek-reasoner-legacy": "SHOULD",
+    "qwen3-coder": "SHOULD",
+}
+
 ANTHROPIC = "anthropic-messages"
 OPENAI_FAMILY = frozenset({"openai-chat", "deepseek-chat", "qwen-xml"})
 ANY_DIALECT: frozenset[str] = frozenset()
@@ -274,12 +283,7 @@ RULES: tuple[Rule, ...] = (
         # openai-family targets have no error field: the flag travels only by
         # toolwire's own convention (docs/conventions.md), so losing it there
         # is a SHOULD; where anthropic's documented is_error exists, a MUST.
-        profile_levels={
-            "openai": "SHOULD",
-            "deepseek-thinking": "SHOULD",
-            "deepseek-reasoner-legacy": "SHOULD",
-            "qwen3-coder": "SHOULD",
-        },
+        profile_levels=dict(SHOULD_ON_OPENAI_FAMILY),
     ),
     _rule(
         "fidelity.tool_definitions",
@@ -433,12 +437,7 @@ RULES: tuple[Rule, ...] = (
         DEEPSEEK_THINKING,
         # Anthropic rejects thinking blocks it did not produce; the openai family
         # documents no rejection, so there it is a SHOULD.
-        profile_levels={
-            "openai": "SHOULD",
-            "deepseek-thinking": "SHOULD",
-            "deepseek-reasoner-legacy": "SHOULD",
-            "qwen3-coder": "SHOULD",
-        },
+        profile_levels=dict(SHOULD_ON_OPENAI_FAMILY),
     ),
     _rule(
         "reasoning.signature_invented",
