@@ -159,10 +159,15 @@ def install_command(target: str) -> list[str]:
 
 
 def find_toolwire() -> str | None:
-    """The `toolwire` command of this Python's environment (the one pip just
-    installed into), else the first on PATH."""
-    scripts = sysconfig.get_path("scripts")
-    return shutil.which("toolwire", path=scripts) or shutil.which("toolwire")
+    """The `toolwire` command of this Python's environment (where pip just
+    installed it, and where the converter is), or of its user site. Not any
+    `toolwire` on PATH: one of another environment could not import the
+    converter."""
+    for scheme in (sysconfig.get_default_scheme(), sysconfig.get_preferred_scheme("user")):
+        found = shutil.which("toolwire", path=sysconfig.get_path("scripts", scheme))
+        if found:
+            return found
+    return None
 
 
 def install(inputs: Inputs, env: Mapping[str, str]) -> str:
