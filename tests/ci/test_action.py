@@ -85,7 +85,8 @@ def _expected(code: int, error: str, totals: dict[str, int] | None, name: str) -
             "results=toolwire-reports/results.json",
             "report=toolwire-reports/report.html",
         ]
-    return "\n".join([f"exit-code={code}", f"error={error}", *counts, f"artifact-name={name}"]) + "\n"
+    lines = [f"exit-code={code}", f"error={error}", *counts, f"artifact-name={name}"]
+    return "\n".join(lines) + "\n"
 
 
 def test_a_passing_reference_run_sets_every_output_and_report(tmp_path: Path) -> None:
