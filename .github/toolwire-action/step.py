@@ -251,8 +251,11 @@ def run_toolwire(toolwire: str, inputs: Inputs) -> Outcome:
         return Outcome(code, error=reason)
     document: dict[str, Any] = json.loads(results.read_text(encoding="utf-8"))
     totals = {key: int(value) for key, value in document["totals"].items()}
-    broken = document.get("broken") or ""
-    error = broken or (_error_line(log) if code not in (0, 1) else "")
+    error = str(document.get("broken") or "")
+    if not error and totals.get("error"):
+        error = f"the adapter broke on {totals['error']} verdicts (outcome error): see the summary"
+    if not error and code not in (0, 1):
+        error = _error_line(log)
     return Outcome(code, error=error, totals=totals, results=results)
 
 

@@ -114,6 +114,26 @@ def test_a_failing_adapter_reports_its_failures_and_exit_code_1(tmp_path: Path) 
     assert "fidelity.tool_choice" in step.summary and "FAIL" in step.summary
 
 
+def test_an_adapter_broken_on_every_case_exits_3_with_toolwires_reason(tmp_path: Path) -> None:
+    step = Step(tmp_path, {"adapter": "tests.engine.test_adapters:Raises"}, {})
+    document = json.loads((step.reports / "results.json").read_text(encoding="utf-8"))
+    reason = document["broken"]
+    assert reason.startswith("the adapter failed on every case")
+    assert "RuntimeError: upstream converter exploded" in reason
+    name = step.outputs.rsplit("artifact-name=", 1)[1].strip()
+    assert step.outputs == _expected(3, reason, step.totals(), name)
+    assert f"**toolwire:** {reason}" in step.summary
+
+
+def test_an_adapter_that_breaks_on_some_cases_exits_3_with_the_count(tmp_path: Path) -> None:
+    step = Step(tmp_path, {"adapter": "tests.engine.test_adapters:RaisesOnlyOnParallel"}, {})
+    totals = step.totals()
+    assert totals["error"] > 0 and totals["pass"] > 0
+    error = f"the adapter broke on {totals['error']} verdicts (outcome error): see the summary"
+    name = step.outputs.rsplit("artifact-name=", 1)[1].strip()
+    assert step.outputs == _expected(3, error, totals, name)
+
+
 def _cli_error(adapter: str) -> str:
     """toolwire's own one-line message for this adapter spec, from the CLI."""
     done = subprocess.run(

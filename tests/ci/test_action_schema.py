@@ -162,3 +162,14 @@ def test_the_docs_tables_list_the_inputs_and_outputs_of_action_yml() -> None:
             assert row[1] == f"`{default}`", row
     outputs = _doc_table("| output | meaning |")
     assert [row[0] for row in outputs] == [f"`{name}`" for name in declared["outputs"]]
+
+
+def test_toolwires_workflow_runs_the_suite_and_the_action_in_a_matrix() -> None:
+    workflow = load_yaml(WORKFLOW.read_text(encoding="utf-8"))
+    assert any(step.get("run") == "bash .ci/run" for step in workflow["jobs"]["tests"]["steps"])
+    reference = workflow["jobs"]["reference"]
+    assert len(reference["strategy"]["matrix"]["python"]) > 1
+    assert any(
+        step.get("uses") == "./" and step["with"]["adapter"] == "reference"
+        for step in reference["steps"]
+    )
