@@ -170,6 +170,22 @@ def find_toolwire() -> str | None:
     return None
 
 
+PEP_668_FIX = (
+    "this Python belongs to the system: set up your own with actions/setup-python "
+    "and install your converter in it before this action"
+)
+
+
+def _pip_error(stderr: str) -> str:
+    """pip's last ``ERROR:`` line (its reason; the lines after it are notes and
+    hints), else its last line."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if line.lower().startswith("error:")]
+    if errors:
+        return errors[-1].split(":", 1)[1].strip()
+    return lines[-1] if lines else "no output"
+
+
 def install(inputs: Inputs, env: Mapping[str, str]) -> str:
     target = install_target(inputs, env)
     if target is not None:
@@ -178,9 +194,10 @@ def install(inputs: Inputs, env: Mapping[str, str]) -> str:
         print(done.stdout + done.stderr, end="")
         print("::endgroup::", flush=True)
         if done.returncode != 0:
-            lines = [line for line in done.stderr.splitlines() if line.strip()]
-            last = lines[-1].strip() if lines else f"pip exited {done.returncode}"
-            raise UsageError(f"pip could not install toolwire from {target}: {last}")
+            raise UsageError(
+                f"pip could not install toolwire from {target}: {_pip_error(done.stderr)}"
+                + (f" ({PEP_668_FIX})" if "externally-managed" in done.stderr else "")
+            )
     toolwire = find_toolwire()
     if toolwire is None:
         raise UsageError(

@@ -240,3 +240,21 @@ def test_no_python_at_all_still_writes_every_output(tmp_path: Path) -> None:
     ]
     assert lines[0] == "exit-code=2" and "no Python found" in lines[1]
     assert step.summary.startswith("### toolwire did not run")
+
+
+def test_a_requirement_pip_cannot_install_is_a_usage_error(tmp_path: Path) -> None:
+    empty = tmp_path / "not-a-project"
+    empty.mkdir()
+    step = Step(tmp_path, {"toolwire": str(empty)}, {})
+    lines = step.outputs.splitlines()
+    assert lines[0] == "exit-code=2"
+    assert lines[1].startswith(f"error=pip could not install toolwire from {empty}: ")
+    assert "not installable" in lines[1]
+    assert lines[2:] == [
+        "passed=",
+        "failed=",
+        "warned=",
+        "results=",
+        "report=",
+        "artifact-name=toolwire-conformance-reference",
+    ]

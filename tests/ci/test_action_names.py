@@ -114,3 +114,18 @@ def test_the_default_install_is_the_actions_own_checkout(tmp_path: Path) -> None
     assert step.install_target(_inputs(toolwire="installed"), env) is None
     with pytest.raises(step.UsageError, match="is not a toolwire checkout"):
         step.install_target(_inputs(), {"GITHUB_ACTION_PATH": str(tmp_path)})
+
+
+def test_pips_reason_is_its_last_error_line() -> None:
+    system_python = (
+        "error: externally-managed-environment\n\n"
+        "× This environment is externally managed\n"
+        "hint: See PEP 668 for the detailed specification.\n"
+    )
+    assert step._pip_error(system_python) == "externally-managed-environment"
+    unresolved = (
+        "ERROR: Could not find a version that satisfies the requirement toolwire==9\n"
+        "ERROR: No matching distribution found for toolwire==9\n"
+    )
+    assert step._pip_error(unresolved) == "No matching distribution found for toolwire==9"
+    assert step._pip_error("Killed\n") == "Killed"
