@@ -110,7 +110,7 @@ def default_artifact_name(inputs: Inputs, env: Mapping[str, str]) -> str:
     matrix = _matrix_values(env.get("TOOLWIRE_MATRIX", ""))
     if matrix is not None:
         parts += matrix
-    elif int(env.get("TOOLWIRE_JOB_TOTAL", "") or 1) > 1:  # a matrix whose values we lack
+    elif env.get("TOOLWIRE_JOB_TOTAL", "1") not in ("", "0", "1"):  # a matrix, values unknown
         parts.append(env.get("TOOLWIRE_JOB_INDEX", "") or "0")
     parts.append(inputs.adapter)
     name = "-".join(["toolwire", *(_slug(part) for part in parts)])
