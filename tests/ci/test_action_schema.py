@@ -173,3 +173,32 @@ def test_toolwires_workflow_runs_the_suite_and_the_action_in_a_matrix() -> None:
         step.get("uses") == "./" and step["with"]["adapter"] == "reference"
         for step in reference["steps"]
     )
+
+
+# The contexts a composite action's step may use in `env`, `with`, `run` and
+# `if`, per the runner's own manifest schema (actions/runner,
+# src/Runner.Worker/action_yaml.json: step-env, step-with,
+# string-steps-context); `secrets`, `needs` or `vars` would fail at run time.
+COMPOSITE_CONTEXTS = {"github", "inputs", "strategy", "matrix", "steps", "job", "runner", "env"}
+FUNCTIONS = {"always", "success", "failure", "cancelled", "toJSON", "fromJSON", "hashFiles"}
+
+
+def _expressions(node: Any, key: str = "") -> list[str]:
+    if isinstance(node, dict):
+        return [text for name, value in node.items() for text in _expressions(value, str(name))]
+    if isinstance(node, list):
+        return [text for value in node for text in _expressions(value, key)]
+    if not isinstance(node, str):
+        return []
+    found = re.findall(r"\$\{\{(.*?)\}\}", node, re.S)
+    return found if found or key != "if" else [node]  # `if:` is an expression as it is
+
+
+def test_the_action_uses_only_contexts_a_composite_step_has() -> None:
+    steps = action()["runs"]["steps"]
+    expressions = _expressions(steps)
+    assert any("matrix" in text for text in expressions)  # the walk found them
+    for text in expressions:
+        bare = re.sub(r"'[^']*'", "''", text)  # string literals hold no names
+        for name, call in re.findall(r"(?<![\w.-])([A-Za-z_][\w-]*)\s*(\()?", bare):
+            assert name in (FUNCTIONS if call else COMPOSITE_CONTEXTS), (name, text)
