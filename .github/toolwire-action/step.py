@@ -210,6 +210,9 @@ def install(inputs: Inputs, env: Mapping[str, str]) -> str:
 # --- running it --------------------------------------------------------------
 
 
+EXIT_BROKEN = 3  # toolwire's code for "the harness or the adapter broke"
+
+
 @dataclass
 class Outcome:
     exit_code: int
@@ -217,6 +220,8 @@ class Outcome:
     totals: dict[str, int] | None = None
     results: Path | None = None
     report: Path | None = None
+    summary_md: Path | None = None
+    log: Path | None = None
 
 
 def run_command(toolwire: str, inputs: Inputs) -> list[str]:
@@ -258,6 +263,7 @@ def run_toolwire(toolwire: str, inputs: Inputs) -> Outcome:
     log = "".join(log_lines)
     (report_dir / "run.txt").write_text(log, encoding="utf-8")
     code = process.returncode
+    logged = report_dir / "run.txt"
     results = report_dir / "results.json"
     # A results.json older than this run is an earlier run's: never report it.
     fresh = results.is_file() and results.stat().st_mtime >= started - 1
@@ -265,7 +271,7 @@ def run_toolwire(toolwire: str, inputs: Inputs) -> Outcome:
         reason = _error_line(log)
         if code != EXIT_USAGE:
             reason = f"toolwire run exited {code} without writing results: {reason}"
-        return Outcome(code, error=reason)
+        return Outcome(code, error=reason, log=logged)
     document: dict[str, Any] = json.loads(results.read_text(encoding="utf-8"))
     totals = {key: int(value) for key, value in document["totals"].items()}
     error = str(document.get("broken") or "")
@@ -273,11 +279,14 @@ def run_toolwire(toolwire: str, inputs: Inputs) -> Outcome:
         error = f"the adapter broke on {totals['error']} verdicts (outcome error): see the summary"
     if not error and code not in (0, 1):
         error = _error_line(log)
-    return Outcome(code, error=error, totals=totals, results=results)
+    return Outcome(code, error=error, totals=totals, results=results, log=logged)
 
 
 def render_reports(toolwire: str, outcome: Outcome, report_dir: Path) -> None:
+    """Every report of the results; only a file written now is reported (one
+    left by an earlier run in report-dir is not this run's)."""
     assert outcome.results is not None
+    started = time.time()
     for required, formats in ((True, REPORTS), (False, REPORTS_OPTIONAL)):
         for fmt, name in formats:
             done = subprocess.run(
@@ -295,8 +304,13 @@ def render_reports(toolwire: str, outcome: Outcome, report_dir: Path) -> None:
             )
             if done.returncode != 0 and required:
                 print(f"::warning title=toolwire::{_escape(_error_line(done.stderr))}")
-    if (report_dir / "report.html").is_file():
-        outcome.report = report_dir / "report.html"
+
+    def fresh(name: str) -> Path | None:
+        path = report_dir / name
+        return path if path.is_file() and path.stat().st_mtime >= started - 1 else None
+
+    outcome.report = fresh("report.html")
+    outcome.summary_md = fresh("summary.md")
 
 
 # --- what GitHub gets --------------------------------------------------------
@@ -328,23 +342,22 @@ def outputs(outcome: Outcome, name: str) -> dict[str, str]:
     }
 
 
-def summary(outcome: Outcome, inputs: Inputs, name: str) -> str:
+def summary(outcome: Outcome, name: str) -> str:
     if outcome.totals is None:
         what = (
-            "a usage error"
+            "a usage error: fix the input it names"
             if outcome.exit_code == EXIT_USAGE
-            else f"an unexpected exit ({outcome.exit_code})"
+            else f"exit code {outcome.exit_code}, without results"
         )
+        log = f"The log is `run.txt` in the artifact `{name}`.\n" if outcome.log and name else ""
         return (
             f"### toolwire did not run\n\n"
-            f"`toolwire run --adapter {inputs.adapter}` stopped on {what}:\n\n"
-            f"> {' '.join(outcome.error.split())}\n\n"
-            f"Fix the action's inputs; the full log is `run.txt` in the artifact `{name}`.\n"
+            f"Nothing was judged: {what}.\n\n"
+            f"> {' '.join(outcome.error.split())}\n\n{log}"
         )
     text = ""
-    summary_md = Path(inputs.report_dir) / "summary.md"
-    if summary_md.is_file():
-        text = summary_md.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
+    if outcome.summary_md is not None:
+        text = outcome.summary_md.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
     if outcome.error:
         text += f"**toolwire:** {' '.join(outcome.error.split())}\n\n"
     return text + f"Reports: artifact `{name}` (report.html, junit.xml, results.json).\n"
@@ -375,6 +388,8 @@ def main(env: Mapping[str, str]) -> int:
             render_reports(toolwire, outcome, Path(inputs.report_dir))
     except UsageError as error:
         outcome = Outcome(EXIT_USAGE, error=str(error))
+    except Exception as error:  # the step itself broke: still every output
+        outcome = Outcome(EXIT_BROKEN, error=f"the action's step broke: {error!r}")
     if outcome.error:
         print(f"::error title=toolwire::{_escape(outcome.error)}", flush=True)
     values = outputs(outcome, name)
@@ -384,7 +399,7 @@ def main(env: Mapping[str, str]) -> int:
     else:
         print(lines, end="")
     if env.get("GITHUB_STEP_SUMMARY"):
-        _append(env["GITHUB_STEP_SUMMARY"], summary(outcome, inputs, name))
+        _append(env["GITHUB_STEP_SUMMARY"], summary(outcome, name))
     return 0
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import venv
@@ -258,3 +259,15 @@ def test_a_requirement_pip_cannot_install_is_a_usage_error(tmp_path: Path) -> No
         "report=",
         "artifact-name=toolwire-conformance-reference",
     ]
+
+
+def test_a_step_that_breaks_itself_still_writes_every_output(tmp_path: Path) -> None:
+    blocked = tmp_path / "workspace" / "toolwire-reports" / "run.txt"
+    blocked.mkdir(parents=True)  # the log cannot be written: a folder is in its place
+    step = Step(tmp_path, {"adapter": "does.not:exist"}, {})
+    lines = step.outputs.splitlines()
+    assert lines[0] == "exit-code=3"
+    assert lines[1].startswith("error=the action's step broke: IsADirectoryError(")
+    assert lines[2:7] == ["passed=", "failed=", "warned=", "results=", "report="]
+    assert re.fullmatch(r"artifact-name=toolwire-conformance-does\.not_exist-[0-9a-f]{8}", lines[7])
+    assert "Nothing was judged: exit code 3, without results." in step.summary
