@@ -30,8 +30,8 @@ demo: bytecode
 
 ## lint: ruff and mypy
 lint: $(STAMP)
-	$(BIN)/ruff check harness conformance tests
-	$(BIN)/ruff format --check harness conformance tests
+	$(BIN)/ruff check harness conformance tests .github/toolwire-action
+	$(BIN)/ruff format --check harness conformance tests .github/toolwire-action
 	$(BIN)/mypy
 
 ## unit: the test suite alone
