@@ -44,6 +44,7 @@ from conformance.context import ConversionUnderTest, PayloadUnderTest
 from conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS
 from harness.adapters.base import Direction, LoadedAdapter, _accepts_keyword
 from harness.corpus.case import Case, Interaction
+from harness.engine.adapter_errors import describe_adapter_error
 from harness.engine.collect import VerdictCollector
 from harness.engine.payloads import SourcePayload, case_payloads
 from harness.engine.runner import RunOptions, _expect_mapping, _read_output, _target_profile
@@ -166,7 +167,8 @@ def _exchange_one(
         collector.error(request_where, f"the exchange timed out: {error} (raise --timeout)")
         return
     except Exception as error:  # the adapter's own failure is a verdict, not a crash
-        collector.error(request_where, f"the proxy adapter raised {type(error).__name__}: {error}")
+        described = describe_adapter_error(error, proxy)
+        collector.error(request_where, f"the proxy adapter raised {described}")
         return
     _judge_request_leg(case, twin, proxy, source, record, options, request_where, collector)
     _judge_response_leg(case, twin, proxy, source, record, options, collector)

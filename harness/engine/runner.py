@@ -23,6 +23,7 @@ from conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS, ROUNDTRIP_CH
 from harness.adapters.base import Direction, LoadedAdapter, UnsupportedConversion
 from harness.corpus.case import Case
 from harness.corpus.loader import Corpus
+from harness.engine.adapter_errors import describe_adapter_error
 from harness.engine.case_thread import CaseBudget, JudgeAbandoned, judge_on_own_thread
 from harness.engine.collect import VerdictCollector, describe_error
 from harness.engine.payloads import SourcePayload, case_payloads, parse_payload
@@ -159,7 +160,8 @@ class _Call:
         except CallTimedOut as error:
             self.collector.error(where, f"the adapter's id_mapping timed out: {error}")
         except BaseException as error:  # as for convert: a verdict, not a crash
-            self.collector.error(where, f"the adapter's id_mapping raised {describe_error(error)}")
+            described = describe_adapter_error(error, self.adapter.implementation)
+            self.collector.error(where, f"the adapter's id_mapping raised {described}")
         return None
 
     def convert(self, direction: Direction, payload: Any, where: str, request: Any = None) -> Any:
@@ -202,7 +204,8 @@ class _Call:
             )
             raise _CaseFailed from None
         except BaseException as error:  # an adapter's exception is a verdict, not a crash
-            collector.error(where, f"the adapter raised {describe_error(error)}")
+            described = describe_adapter_error(error, adapter.implementation)
+            collector.error(where, f"the adapter raised {described}")
             raise _CaseFailed from error
         if result is None:
             collector.error(where, "the adapter returned None")
