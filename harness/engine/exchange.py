@@ -45,6 +45,7 @@ from conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS
 from harness.adapters.base import Direction, LoadedAdapter, _accepts_keyword
 from harness.corpus.case import Case, Interaction
 from harness.engine.adapter_errors import describe_adapter_error
+from harness.engine.calls import AdapterCall, CallOutcome
 from harness.engine.collect import VerdictCollector
 from harness.engine.payloads import SourcePayload, case_payloads
 from harness.engine.runner import RunOptions, _expect_mapping, _read_output, _target_profile
@@ -161,17 +162,65 @@ def _exchange_one(
             )
         return proxy.exchange(request, twin.interactions, remaining)
 
+    heard = _Heard(options, proxy, request_where, number, source.raw)
     try:
         record = call_with_timeout(exchange, remaining + GRACE)
     except CallTimedOut as error:
+        heard("timed out", error=str(error))
         collector.error(request_where, f"the exchange timed out: {error} (raise --timeout)")
         return
     except Exception as error:  # the adapter's own failure is a verdict, not a crash
         described = describe_adapter_error(error, proxy)
+        heard("raised", error=described)
         collector.error(request_where, f"the proxy adapter raised {described}")
         return
+    heard("failed" if record.failure else "returned", _summary(record), record.failure)
     _judge_request_leg(case, twin, proxy, source, record, options, request_where, collector)
     _judge_response_leg(case, twin, proxy, source, record, options, collector)
+
+
+@dataclass(frozen=True)
+class _Heard:
+    """Tells ``options.on_call`` about one exchange (``toolwire convert``)."""
+
+    options: RunOptions
+    proxy: ExchangeCapable
+    where: str
+    interaction: int
+    request: Any
+
+    def __call__(self, outcome: CallOutcome, output: Any = None, error: str | None = None) -> None:
+        if self.options.on_call is None:
+            return
+        front, back = self.proxy.front, self.proxy.back
+        self.options.on_call(
+            AdapterCall(
+                self.where,
+                self.interaction,
+                "request",
+                front,
+                back,
+                self.request,
+                outcome,
+                output=output,
+                error=error,
+                exchange=True,
+            )
+        )
+
+
+def _summary(record: ExchangeRecord) -> dict[str, Any]:
+    """An exchange as ``toolwire convert`` shows it (interactions 1-based)."""
+    served = None if record.served is None else record.served + 1
+    return {
+        "forwarded": list(record.forwarded),
+        "upstream_answered": served,
+        "by_position": record.by_position,
+        "mismatch": record.mismatch,
+        "status": record.status,
+        "content_type": record.content_type,
+        "downstream": record.downstream,
+    }
 
 
 def _judge_request_leg(
