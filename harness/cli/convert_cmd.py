@@ -152,7 +152,10 @@ def convert(
                 hint=_what_was_called(calls),
             )
         render = render_json if as_json else render_text
-        click.echo(render(case, adapter, shown, verdicts), nl=False)
+        # Rendered while a cmd: adapter still runs (its stderr is quoted), printed
+        # once stdout is ours again.
+        text = render(case, adapter, shown, verdicts)
+    click.echo(text, nl=False)
     broken = any(call.outcome in BROKEN for call in shown)
     raise SystemExit(EXIT_BROKEN if broken else EXIT_OK)
 

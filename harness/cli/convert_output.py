@@ -21,6 +21,12 @@ from harness.engine.verdicts import UNSUPPORTED, Verdict
 from harness.redaction import redact
 
 RULE = "─" * 3
+# How a cmd: adapter's failures read, by the exception toolwire raised for them.
+_PROCESS_ERRORS = {
+    "AdapterReportedError: ": "the adapter process answered with an error: ",
+    "AdapterProcessError: ": "the adapter process failed: ",
+    "ProtocolError: ": "the adapter process broke the protocol: ",
+}
 
 
 def render_json(
@@ -65,7 +71,9 @@ def render_text(
         lines.append("")
         lines.append(f"{RULE} {number}. {call.where}")
         lines.extend(_exchange_lines(call) if call.exchange else _convert_lines(call))
-        if call.outcome not in ("returned",) and not call.exchange:
+        if call.outcome == "raised" and out_of_process(adapter.implementation):
+            lines.append(str(_error_text(call, adapter)))  # it says who said it
+        elif call.outcome != "returned" and not call.exchange:
             lines.append(f"{_outcome_label(call)}: {_error_text(call, adapter)}")
         elif call.exchange and call.error is not None:
             lines.append(f"the exchange failed: {_error_text(call, adapter)}")
@@ -147,7 +155,11 @@ def _error_text(call: AdapterCall, adapter: LoadedAdapter) -> str | None:
         return None
     if call.outcome != "raised" or not out_of_process(adapter.implementation):
         return call.error
-    return f"{call.error} ({_process_note(adapter)})"
+    text = call.error
+    for raised, said in _PROCESS_ERRORS.items():
+        if text.startswith(raised):
+            text = said + text.removeprefix(raised)
+    return f"{text} ({_process_note(adapter)})"
 
 
 def _process_note(adapter: LoadedAdapter) -> str:
@@ -157,11 +169,8 @@ def _process_note(adapter: LoadedAdapter) -> str:
         channel = getattr(implementation, "_channel", None)
         tail = channel.stderr_tail() if channel is not None else ""
         said = f"; its stderr ends: {tail}" if tail else ""
-        return (
-            "a cmd: adapter runs in its own process, so there is no Python frame to show; "
-            f"the message is what it answered{said}"
-        )
-    return "an http:// proxy runs in its own process, so there is no Python frame to show"
+        return f"a cmd: adapter runs in its own process: toolwire has no Python frame of it{said}"
+    return "an http:// proxy runs in its own process: toolwire has no Python frame of it"
 
 
 def _unsupported(verdicts: Sequence[Verdict]) -> list[str]:
