@@ -26,14 +26,14 @@ from pathlib import Path
 
 import conformance
 import harness
-from harness.engine.collect import MAX_MESSAGE_CHARS, describe_error, shorten_message
+from harness.engine.collect import MAX_MESSAGE_CHARS, describe_error
 
 # The adapters that talk to a converter in another process.
 _OUT_OF_PROCESS = ("harness.adapters.cmd", "harness.adapters.http_adapter")
 # The protocol's own module: a base class every adapter may share, never its code.
 _PROTOCOL_MODULE = "harness.adapters.base"
 # Room kept for the location when an exception message is shortened.
-_LOCATION_ROOM = 200
+_LOCATION_ROOM = 250
 
 
 def out_of_process(implementation: object) -> bool:
@@ -69,8 +69,7 @@ def describe_adapter_error(error: BaseException, implementation: object) -> str:
     location = raised_at(error, implementation)
     if location is None:
         return describe_error(error)
-    what = shorten_message(describe_error(error), limit=MAX_MESSAGE_CHARS - _LOCATION_ROOM)
-    return f"{what} (at {location})"
+    return f"{describe_error(error, MAX_MESSAGE_CHARS - _LOCATION_ROOM)} (at {location})"
 
 
 def adapter_roots(implementation: object) -> tuple[Path, ...]:
