@@ -186,9 +186,16 @@ class HttpProxyAdapter:
     # --- one exchange --------------------------------------------------------------------
 
     def exchange(
-        self, request: Any, upstream: Sequence[Interaction], timeout: float
+        self,
+        request: Any,
+        upstream: Sequence[Interaction],
+        timeout: float,
+        position: int | None = None,
     ) -> ExchangeRecord:
-        """Send ``request`` through the proxy while the replay answers from ``upstream``."""
+        """Send ``request`` through the proxy while the replay answers from
+        ``upstream``; a forwarded request that matches no recording is answered
+        with recording ``position`` when it is the same kind of call, so that
+        the proxy's answer is judged too (docs/proxies.md, "Matching")."""
         with self._lock:  # one cassette at a time: exchanges never overlap
             if self._replay is None:
                 self.start()
@@ -200,6 +207,7 @@ class HttpProxyAdapter:
                 # earlier request of the case is not offered first again.
                 self._replay.serve(upstream, self._matcher())
                 self._serving = upstream
+            self._replay.answer_by_position(position)
             before = len(self._replay.received())
             answer = post_json(
                 HOST,
@@ -323,6 +331,12 @@ def _record(answer: ProxyAnswer, received: Sequence[ReceivedRequest], note: str)
     served = next((r.matched for r in received if r.matched is not None), None)
     misses = [r.miss for r in received if r.miss is not None]
     mismatch = misses[0] if misses and served is None else None
+    by_position = False
+    if served is None:
+        # A miss answered with the recording where the case is: the response
+        # leg is judged against it, the miss stays the request leg's error.
+        served = next((r.by_position for r in received if r.by_position is not None), None)
+        by_position = served is not None
     failure = f"{answer.failure}{note}" if answer.failure else None
     kind: PayloadKind = "stream" if answer.is_event_stream else "response"
     # The engine judges the first forwarded request. A request that matched this
@@ -333,6 +347,7 @@ def _record(answer: ProxyAnswer, received: Sequence[ReceivedRequest], note: str)
     return ExchangeRecord(
         forwarded=tuple(r.body_or_text for r in received),
         served=served,
+        by_position=by_position,
         mismatch=mismatch,
         status=answer.status,
         downstream=_downstream(answer, kind),

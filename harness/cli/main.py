@@ -56,6 +56,7 @@ def _register_commands() -> None:
     # Imported here, not at the top, so each command module stays independent.
     from harness.cli.adapter_protocol_cmd import adapter_protocol
     from harness.cli.baseline_cmd import baseline
+    from harness.cli.convert_cmd import convert
     from harness.cli.corpus_cmd import corpus
     from harness.cli.diff_cmd import diff
     from harness.cli.fuzz_cmd import fuzz
@@ -72,6 +73,7 @@ def _register_commands() -> None:
     cli.add_command(report)
     cli.add_command(diff)
     cli.add_command(baseline)
+    cli.add_command(convert)
     cli.add_command(fuzz)
     cli.add_command(adapter_protocol)
     cli.add_command(probe)

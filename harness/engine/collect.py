@@ -39,13 +39,13 @@ def shorten_message(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     return f"{text[: limit - 40]}… ({len(text) - limit + 40:,} more characters)"
 
 
-def describe_error(error: BaseException) -> str:
+def describe_error(error: BaseException, limit: int = MAX_MESSAGE_CHARS) -> str:
     """``Type: message`` of an exception from adapter code, even one that cannot print."""
     try:
         text = str(error)
     except Exception:
         text = "(its message could not be printed)"
-    return shorten_message(f"{type(error).__name__}: {text}")
+    return shorten_message(f"{type(error).__name__}: {text}", limit)
 
 
 # The checks of a scope that apply to a dialect under a profile, with the

@@ -24,6 +24,11 @@ Two conversions are then judged with the same rules as any adapter's:
 A forwarded request that matches no recording, and any transport failure
 (refused, reset, timeout, a stream cut midway, an HTTP error status), is an
 ``error`` verdict naming what happened; what was captured is still judged.
+An ``exchange`` that accepts a ``position`` keyword is told the interaction
+the case is at (0-based): the http:// adapter's upstream then answers a
+request it did not recognise with that recording, when it is the same kind
+of call, so the response leg is judged although the request leg failed
+(``ExchangeRecord.by_position``).
 """
 
 from __future__ import annotations
@@ -37,8 +42,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from conformance.context import ConversionUnderTest, PayloadUnderTest
 from conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS
-from harness.adapters.base import Direction, LoadedAdapter
+from harness.adapters.base import Direction, LoadedAdapter, _accepts_keyword
 from harness.corpus.case import Case, Interaction
+from harness.engine.adapter_errors import describe_adapter_error
+from harness.engine.calls import AdapterCall, CallOutcome
 from harness.engine.collect import VerdictCollector
 from harness.engine.payloads import SourcePayload, case_payloads
 from harness.engine.runner import RunOptions, _expect_mapping, _read_output, _target_profile
@@ -59,8 +66,11 @@ class ExchangeRecord:
 
     # Request bodies the upstream received, in order (parsed JSON, or text).
     forwarded: tuple[Any, ...] = ()
-    # The upstream interaction that answered (0-based), None when none matched.
+    # The upstream interaction that answered (0-based), None when none did.
     served: int | None = None
+    # ``served`` answered a request that matched no recording (``mismatch``
+    # says why), because it is where the case is.
+    by_position: bool = False
     # Why a forwarded request matched no recording (the near miss).
     mismatch: str | None = None
     # The downstream HTTP status, None when no answer arrived.
@@ -85,6 +95,8 @@ class ExchangeCapable(Protocol):
     def exchange(
         self, request: Any, upstream: Sequence[Interaction], timeout: float
     ) -> ExchangeRecord: ...
+
+    # Optionally ``exchange(..., position=N)``: the interaction the case is at.
 
 
 def run_exchanges(
@@ -111,8 +123,9 @@ def run_exchanges(
         )
         return collector.verdicts()
     deadline = time.monotonic() + options.timeout
+    positioned = _accepts_keyword(proxy.exchange, "position")
     for source in case_payloads(case, "request"):
-        _exchange_one(case, twin, proxy, source, options, deadline, collector)
+        _exchange_one(case, twin, proxy, source, options, deadline, collector, positioned)
     return collector.verdicts()
 
 
@@ -133,6 +146,7 @@ def _exchange_one(
     options: RunOptions,
     deadline: float,
     collector: VerdictCollector,
+    positioned: bool = False,
 ) -> None:
     number = source.interaction + 1
     request_where = (
@@ -140,18 +154,73 @@ def _exchange_one(
     )
     remaining = max(deadline - time.monotonic(), 0.01)
     request = copy.deepcopy(source.raw)
+
+    def exchange() -> ExchangeRecord:
+        if positioned:
+            return proxy.exchange(  # type: ignore[call-arg]
+                request, twin.interactions, remaining, position=source.interaction
+            )
+        return proxy.exchange(request, twin.interactions, remaining)
+
+    heard = _Heard(options, proxy, request_where, number, source.raw)
     try:
-        record = call_with_timeout(
-            lambda: proxy.exchange(request, twin.interactions, remaining), remaining + GRACE
-        )
+        record = call_with_timeout(exchange, remaining + GRACE)
     except CallTimedOut as error:
+        heard("timed out", error=str(error))
         collector.error(request_where, f"the exchange timed out: {error} (raise --timeout)")
         return
     except Exception as error:  # the adapter's own failure is a verdict, not a crash
-        collector.error(request_where, f"the proxy adapter raised {type(error).__name__}: {error}")
+        described = describe_adapter_error(error, proxy)
+        heard("raised", error=described)
+        collector.error(request_where, f"the proxy adapter raised {described}")
         return
+    heard("failed" if record.failure else "returned", _summary(record), record.failure)
     _judge_request_leg(case, twin, proxy, source, record, options, request_where, collector)
     _judge_response_leg(case, twin, proxy, source, record, options, collector)
+
+
+@dataclass(frozen=True)
+class _Heard:
+    """Tells ``options.on_call`` about one exchange (``toolwire convert``)."""
+
+    options: RunOptions
+    proxy: ExchangeCapable
+    where: str
+    interaction: int
+    request: Any
+
+    def __call__(self, outcome: CallOutcome, output: Any = None, error: str | None = None) -> None:
+        if self.options.on_call is None:
+            return
+        front, back = self.proxy.front, self.proxy.back
+        self.options.on_call(
+            AdapterCall(
+                self.where,
+                self.interaction,
+                "request",
+                front,
+                back,
+                self.request,
+                outcome,
+                output=output,
+                error=error,
+                exchange=True,
+            )
+        )
+
+
+def _summary(record: ExchangeRecord) -> dict[str, Any]:
+    """An exchange as ``toolwire convert`` shows it (interactions 1-based)."""
+    served = None if record.served is None else record.served + 1
+    return {
+        "forwarded": list(record.forwarded),
+        "upstream_answered": served,
+        "by_position": record.by_position,
+        "mismatch": record.mismatch,
+        "status": record.status,
+        "content_type": record.content_type,
+        "downstream": record.downstream,
+    }
 
 
 def _judge_request_leg(
@@ -177,7 +246,16 @@ def _judge_request_leg(
             f"the proxy answered{answered} without sending any request upstream: "
             f"{_excerpt(record)}",
         )
-    if record.mismatch is not None:
+    if record.mismatch is None:
+        return
+    if record.by_position and record.served is not None:
+        collector.error(
+            where,
+            f"the replay upstream did not recognise it: {record.mismatch}; it answered with "
+            f"recorded interaction {record.served + 1}, where the case is, so the proxy's "
+            "answer is still judged (response leg)",
+        )
+    else:
         collector.error(where, f"the replay upstream could not answer it: {record.mismatch}")
 
 

@@ -23,6 +23,8 @@ from conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS, ROUNDTRIP_CH
 from harness.adapters.base import Direction, LoadedAdapter, UnsupportedConversion
 from harness.corpus.case import Case
 from harness.corpus.loader import Corpus
+from harness.engine.adapter_errors import describe_adapter_error
+from harness.engine.calls import AdapterCall, CallOutcome, OnCall
 from harness.engine.case_thread import CaseBudget, JudgeAbandoned, judge_on_own_thread
 from harness.engine.collect import VerdictCollector, describe_error
 from harness.engine.payloads import SourcePayload, case_payloads, parse_payload
@@ -41,6 +43,8 @@ class RunOptions:
     profiles: Mapping[str, str] = field(default_factory=dict)
     # the corpus the case belongs to, to find its twins
     corpus: Corpus | None = None
+    # hears of every adapter call as it settles (`toolwire convert`); not pickled
+    on_call: OnCall | None = field(default=None, compare=False)
 
 
 class _CaseFailed(Exception):
@@ -113,8 +117,9 @@ def _judge_one(
     where = f"{direction.kind} {direction.source}->{direction.target}, {source.label}"
     profile = _target_profile(case, direction.target, options)
     request = source.request_raw if direction.kind != "request" else None
-    call = _Call(adapter, budget, copies, collector)
-    output_raw = call.convert(direction, source.raw, where, request)
+    call = _Call(adapter, budget, copies, collector, options.on_call)
+    number = source.interaction + 1
+    output_raw = call.convert(direction, source.raw, where, request, number)
     output = _read_output(direction, output_raw, profile, source, where, collector)
     if output is None:
         return
@@ -131,7 +136,7 @@ def _judge_one(
     if not adapter.supports(reverse) or direction.source == direction.target:
         return
     back_where = f"{where}, and back"
-    returned_raw = call.convert(reverse, output_raw, back_where)
+    returned_raw = call.convert(reverse, output_raw, back_where, interaction=number)
     returned = _read_output(reverse, returned_raw, case.profile, source, back_where, collector)
     if returned is None:
         return
@@ -147,6 +152,23 @@ class _Call:
     budget: CaseBudget
     copies: InputCopies
     collector: VerdictCollector
+    on_call: OnCall | None = None
+
+    def _heard(
+        self,
+        direction: Direction,
+        at: tuple[str, int],  # where (as verdicts say) and the interaction (1-based)
+        payload: Any,
+        request: Any,
+        outcome: CallOutcome,
+        output: Any = None,
+        error: str | None = None,
+    ) -> None:
+        if self.on_call is None or self.budget.abandoned:
+            return  # an abandoned judge's late answer is not what was judged
+        given = request if self.adapter.accepts_request else None
+        kind, source, target = direction
+        self.on_call(AdapterCall(*at, kind, source, target, payload, outcome, given, output, error))
 
     def declared_ids(
         self, direction: Direction, source: SourcePayload, where: str
@@ -159,16 +181,25 @@ class _Call:
         except CallTimedOut as error:
             self.collector.error(where, f"the adapter's id_mapping timed out: {error}")
         except BaseException as error:  # as for convert: a verdict, not a crash
-            self.collector.error(where, f"the adapter's id_mapping raised {describe_error(error)}")
+            described = describe_adapter_error(error, self.adapter.implementation)
+            self.collector.error(where, f"the adapter's id_mapping raised {described}")
         return None
 
-    def convert(self, direction: Direction, payload: Any, where: str, request: Any = None) -> Any:
+    def convert(
+        self,
+        direction: Direction,
+        payload: Any,
+        where: str,
+        request: Any = None,
+        interaction: int = 0,
+    ) -> Any:
         collector = self.collector
         # The adapter gets its own copy: one that mutates its input cannot
         # change the source the rules compare against.
         argument = self.copies.copy(payload)
         context = self.copies.copy(request) if request is not None else None
         adapter = self.adapter
+        at = (where, interaction)
 
         def settle(result: Any) -> Any:
             # A checked private copy, made as the call returns: what the adapter
@@ -187,14 +218,18 @@ class _Call:
         except JudgeAbandoned:
             raise
         except CallTimedOut as error:
+            self._heard(direction, at, payload, request, "timed out", error=str(error))
             collector.error(
                 where, f"the adapter timed out: {error} (raise --timeout if it is slow)"
             )
             raise _CaseFailed from error
         except UnsupportedConversion as error:
-            collector.unsupported(f"{where}: {describe_error(error).partition(': ')[2]}")
+            reason = describe_error(error).partition(": ")[2]
+            self._heard(direction, at, payload, request, "declined", error=reason)
+            collector.unsupported(f"{where}: {reason}")
             raise _CaseFailed from error
         except _NotJudgeable as error:
+            self._heard(direction, at, payload, request, "unusable", error=str(error.reason))
             collector.error(
                 where,
                 f"the adapter's output cannot be judged: {error.reason} "
@@ -202,11 +237,15 @@ class _Call:
             )
             raise _CaseFailed from None
         except BaseException as error:  # an adapter's exception is a verdict, not a crash
-            collector.error(where, f"the adapter raised {describe_error(error)}")
+            described = describe_adapter_error(error, adapter.implementation)
+            self._heard(direction, at, payload, request, "raised", error=described)
+            collector.error(where, f"the adapter raised {described}")
             raise _CaseFailed from error
         if result is None:
+            self._heard(direction, at, payload, request, "unusable", error="it returned None")
             collector.error(where, "the adapter returned None")
             raise _CaseFailed
+        self._heard(direction, at, payload, request, "returned", output=result)
         return result
 
 

@@ -240,3 +240,49 @@ def _unfolded(text: str) -> str:
     # Converters join text blocks with "", "\n" or "\n\n" (docs/conventions.md,
     # conformance/text.py): newlines never decide which recording a request is.
     return text.replace("\n", "")
+
+
+# --- answering a miss by position -------------------------------------------------
+
+
+def position_refusal(
+    dialect: str | None,
+    received: tuple[str, str, Any],
+    recorded: tuple[str, str],
+    recorded_stream: bool,
+) -> str | None:
+    """Why the recording where the case is must not answer an unmatched request
+    (``received`` and ``recorded`` are method, path and, received, the body),
+    or None when serving it lets the proxy's answer be judged fairly.
+
+    A request the upstream did not recognise is still answered from the
+    recording at the case's position, so that the proxy's response leg is
+    judged; but only when the request is the same kind of call as the
+    recording: the same endpoint (another one is another dialect's), a body
+    the upstream dialect's codec reads, and the same choice of stream or JSON.
+    Otherwise the recorded answer is not one the proxy could have been given,
+    and judging its conversion would blame the response leg for the request's
+    fault."""
+    method, path, body = received
+    if dialect is None:
+        return "the upstream's dialect is not known"
+    if method.upper() != recorded[0].upper() or endpoint_of(path) != endpoint_of(recorded[1]):
+        return (
+            f"it went to {method.upper()} {endpoint_of(path)}, the recording to "
+            f"{recorded[0].upper()} {endpoint_of(recorded[1])} (another endpoint, "
+            "perhaps another dialect)"
+        )
+    if body is None:
+        return "its body is not JSON"
+    try:
+        conversation = get_codec(dialect).parse_request(body)
+    except ToolwireError as error:
+        return f"the {dialect} codec cannot read it ({error})"
+    except Exception as error:  # a proxy's body is hostile input: never crash the server
+        return f"the {dialect} codec cannot read it ({type(error).__name__})"
+    asked = bool(conversation.stream)
+    if asked != recorded_stream:
+        if asked:
+            return "it asks for a stream, the recording is a JSON answer"
+        return "it asks for a JSON answer, the recording is a stream"
+    return None

@@ -9,7 +9,12 @@ it. Every request is recorded exactly as received (raw bytes and parsed
 JSON) with the interaction it matched or the near miss that explains why it
 matched none. An unmatched request gets HTTP 404 with a JSON error body
 naming the nearest recording and what differed; 404 because clients do not
-retry it (OpenAI and Anthropic SDKs retry 408, 409, 429 and 5xx). A
+retry it (OpenAI and Anthropic SDKs retry 408, 409, 429 and 5xx). When the
+driver says where the case is (``answer_by_position``), an unmatched request
+of the same kind as the recording at that position (same endpoint, readable
+in the upstream's dialect, same stream choice: ``matching.position_refusal``)
+is answered with that recording instead, and the miss is still recorded, so
+the proxy's answer can be judged although its request was wrong. A
 forwarded body larger than the output limit (32 MB, or 4x the largest
 recorded request) is not read: it gets HTTP 413 and is recorded as a miss.
 
@@ -32,7 +37,13 @@ from harness import json_text
 from harness.corpus.case import Interaction
 from harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 from harness.errors import ToolwireError
-from harness.proxy.matching import Matcher, RequestKey, find_match, nearest_miss
+from harness.proxy.matching import (
+    Matcher,
+    RequestKey,
+    find_match,
+    nearest_miss,
+    position_refusal,
+)
 
 LOOPBACK = "127.0.0.1"
 MISMATCH_STATUS = 404
@@ -64,6 +75,8 @@ class ReceivedRequest:
     body: Any  # the parsed JSON, or None when the body is not JSON
     matched: int | None  # the recorded interaction answered (0-based)
     miss: str | None = None  # why no recording matched
+    # The recording answered after a miss, by the case's position (0-based).
+    by_position: int | None = None
 
     @property
     def body_or_text(self) -> Any:
@@ -83,6 +96,7 @@ class ReplayUpstream:
         self._keys: tuple[RequestKey, ...] = ()
         self._used: set[int] = set()
         self._received: list[ReceivedRequest] = []
+        self._position: int | None = None
         self.max_body = MAX_OUTPUT_CHARS  # bytes of a forwarded body read at most
 
     # --- lifecycle -----------------------------------------------------------------
@@ -147,6 +161,14 @@ class ReplayUpstream:
             self._keys = keys
             self._used = set()
             self._received = []
+            self._position = None
+
+    def answer_by_position(self, position: int | None) -> None:
+        """Answer a request that matches nothing with recording ``position``
+        (0-based: the interaction the case is at), when it is the same kind of
+        call (``matching.position_refusal``); None answers a miss with 404."""
+        with self._lock:
+            self._position = position
 
     def received(self) -> tuple[ReceivedRequest, ...]:
         with self._lock:
@@ -160,13 +182,32 @@ class ReplayUpstream:
         with self._lock:
             key = self._matcher.key(method, path, body)
             index = find_match(key, self._keys, self._used)
-            miss = None
-            if index is None:
-                miss = _describe_miss(method, path, key, self._keys)
-            else:
+            if index is not None:
                 self._used.add(index)
-            self._received.append(ReceivedRequest(method, path, headers, raw, body, index, miss))
-            return (self._recordings[index] if index is not None else None), miss
+                self._received.append(ReceivedRequest(method, path, headers, raw, body, index))
+                return self._recordings[index], None
+            miss = _describe_miss(method, path, key, self._keys)
+            position = self._position
+            if position is not None and 0 <= position < len(self._recordings):
+                recording = self._recordings[position]
+                refusal = position_refusal(
+                    self._matcher.dialect,
+                    (method, path, body),
+                    (recording.method, path_of(recording.uri)),
+                    recording.is_stream(),
+                )
+                if refusal is None:
+                    self._received.append(
+                        ReceivedRequest(method, path, headers, raw, body, None, miss, position)
+                    )
+                    return recording, miss
+                miss = (
+                    f"{miss}; recorded interaction {position + 1}, where the case is, was not "
+                    f"served in its place because {refusal}, so the proxy's answer cannot be "
+                    "judged"
+                )
+            self._received.append(ReceivedRequest(method, path, headers, raw, body, None, miss))
+            return None, miss
 
     def _too_large(self, method: str, path: str, headers: tuple[tuple[str, str], ...]) -> str:
         miss = (

@@ -38,6 +38,13 @@ def _judged(verdicts: list[Verdict]) -> list[tuple[str, str, str, tuple[str, ...
     return [(v.rule_code, v.outcome, v.message, v.directions) for v in verdicts]
 
 
+def _line_of(statement: str) -> int:
+    """The line of tests/hostile/adapters.py that holds ``statement`` (once)."""
+    lines = (Path(__file__).parent / "adapters.py").read_text(encoding="utf-8").splitlines()
+    [number] = [n for n, text in enumerate(lines, 1) if text.strip() == statement]
+    return number
+
+
 def _only_error(verdicts: list[Verdict]) -> Verdict:
     assert [v.outcome for v in verdicts] == ["error"], [(v.rule_code, v.outcome) for v in verdicts]
     assert len(verdicts[0].message) <= MAX_MESSAGE_CHARS
@@ -47,7 +54,12 @@ def _only_error(verdicts: list[Verdict]) -> Verdict:
 def test_a1_an_adapter_that_raises_gives_an_error_naming_the_exception() -> None:
     verdict = _only_error(_verdicts("Raises"))
     assert verdict.rule_code == "convert"
-    assert verdict.message == "the adapter raised RuntimeError: upstream converter exploded"
+    # where the adapter raised: its file (from its sys.path entry) and line
+    line = _line_of('raise RuntimeError("upstream converter exploded")')
+    assert verdict.message == (
+        "the adapter raised RuntimeError: upstream converter exploded "
+        f"(at tests/hostile/adapters.py:{line} in convert)"
+    )
 
 
 def test_a2_a_five_megabyte_exception_message_is_shortened() -> None:
@@ -59,7 +71,10 @@ def test_a2_a_five_megabyte_exception_message_is_shortened() -> None:
 
 def test_a3_an_exception_that_cannot_print_still_gives_an_error() -> None:
     verdict = _only_error(_verdicts("RaisesUnprintable"))
-    assert verdict.message == ("the adapter raised Unprintable: (its message could not be printed)")
+    assert verdict.message == (
+        "the adapter raised Unprintable: (its message could not be printed) "
+        f"(at tests/hostile/adapters.py:{_line_of('raise Unprintable()')} in convert)"
+    )
 
 
 def test_a4_keyboard_interrupt_raised_by_an_adapter_is_its_error() -> None:
@@ -173,4 +188,7 @@ def test_a13_sys_exit_in_id_mapping_is_an_error_not_the_end_of_the_run() -> None
     verdicts = _verdicts("ExitsInIdMapping")
     errors = [v for v in verdicts if v.outcome == "error"]
     assert len(errors) == 1
-    assert errors[0].message == "the adapter's id_mapping raised SystemExit: 7"
+    assert errors[0].message == (
+        "the adapter's id_mapping raised SystemExit: 7 "
+        f"(at tests/hostile/adapters.py:{_line_of('sys.exit(7)')} in id_mapping)"
+    )

@@ -141,7 +141,11 @@ def test_an_adapter_that_raises_gives_an_error_per_exchange() -> None:
         raise RuntimeError("socket on fire")
 
     found = by_rule(_run(boom)[0])
-    assert found[CONVERT].message == "the proxy adapter raised RuntimeError: socket on fire"
+    line = boom.__code__.co_firstlineno + 1
+    assert found[CONVERT].message == (
+        "the proxy adapter raised RuntimeError: socket on fire "
+        f"(at tests/proxy/test_exchange_engine.py:{line} in boom)"
+    )
     assert len(found[CONVERT].findings) == 2
 
 
@@ -160,3 +164,49 @@ def test_exchange_without_front_and_back_is_an_error() -> None:
     found = run_case(case(TWIN), adapter, RunOptions(corpus=corpus()))
     assert [(v.rule_code, v.outcome) for v in found] == [(CONVERT, "error")]
     assert "not front and back dialects" in found[0].message
+
+
+def test_an_exchange_that_takes_a_position_is_told_the_interaction() -> None:
+    positions: list[int | None] = []
+
+    class Positioned(FakeProxy):
+        def exchange(  # type: ignore[override]
+            self,
+            request: Any,
+            upstream: Sequence[Interaction],
+            timeout: float,
+            position: int | None = None,
+        ) -> ExchangeRecord:
+            positions.append(position)
+            return super().exchange(request, upstream, timeout)
+
+    found = run_case(
+        case(WEATHER), check_adapter(Positioned(_faithful), "fake"), RunOptions(corpus=corpus())
+    )
+    assert [v for v in found if v.outcome != "pass"] == []
+    assert positions == [0, 1]
+
+
+def test_a_miss_answered_by_position_keeps_the_error_and_judges_the_answer() -> None:
+    def dropped_tool(request: Any, upstream: Sequence[Interaction]) -> ExchangeRecord:
+        record = _faithful(request, upstream)
+        forwarded = dict(record.forwarded[0])
+        forwarded.pop("tools")
+        return ExchangeRecord(
+            forwarded=(forwarded,),
+            served=record.served,
+            by_position=True,
+            mismatch="nearest is recorded interaction 1",
+            status=200,
+            downstream=record.downstream,
+            downstream_kind="response",
+        )
+
+    found = by_rule(_run(dropped_tool)[0])
+    assert found[CONVERT].message.startswith(
+        "the replay upstream did not recognise it: nearest is recorded interaction 1; "
+        "it answered with recorded interaction 1, where the case is"
+    )
+    assert found["fidelity.tool_definitions"].outcome == "fail"
+    assert found["fidelity.arguments"].outcome == "pass"
+    assert any("(returned downstream)" in w for w in found["fidelity.arguments"].directions)

@@ -71,8 +71,14 @@ def test_dropped_reasoning_fails_the_replay_rule_and_the_upstream_match() -> Non
     assert "reasoning_content is missing" in found["reasoning.replay_missing"].message
     mismatch = found[CONVERT]
     assert mismatch.outcome == "error"
-    assert "the replay upstream could not answer it" in mismatch.message
+    assert "the replay upstream did not recognise it" in mismatch.message
     assert "['thinking']" in mismatch.message
+    # The upstream still answered from the recording where the case is, so the
+    # proxy's (correct) conversion of that answer is judged and passes.
+    assert "it answered with recorded interaction 2" in mismatch.message
+    wheres = {where for verdict in found.values() for where in verdict.directions}
+    assert any("(returned downstream), interaction 2" in where for where in wheres), wheres
+    assert found["fidelity.arguments"].outcome == "pass"
 
 
 def test_split_parallel_results_are_caught_by_their_rule() -> None:

@@ -112,7 +112,7 @@ def test_a_late_request_alone_is_still_a_mismatch_error() -> None:
         found = verdicts(adapter, CASE)
     errors = [v for v in found if v.rule_code == CONVERT and v.outcome == "error"]
     assert errors, [f"{v.item_id}: {v.outcome}" for v in found]
-    assert "could not answer it" in errors[0].message
+    assert "did not recognise it" in errors[0].message
     # the stale conversation is what was forwarded, and it is judged as such
     assert any(v.rule_code == "fidelity.text" and v.outcome == "fail" for v in found)
 

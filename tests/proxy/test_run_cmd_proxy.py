@@ -80,7 +80,7 @@ def test_a_correct_proxy_exits_0() -> None:
         ("close-mid-stream", STREAM, "convert", "error", "closed the connection midway", 3),
         ("stall-stream", STREAM, "convert", "error", "stopped sending midway", 3),
         ("json-for-stream", STREAM, "schema.response", "fail", "asked for an event stream", 1),
-        ("rename-tool", WEATHER, "convert", "error", "the replay upstream could not answer", 3),
+        ("rename-tool", WEATHER, "convert", "error", "the replay upstream did not recognise", 3),
     ],
 )
 def test_each_hostile_proxy_gets_its_verdict_and_exit_code(

@@ -15,6 +15,11 @@ the answer back -> front and returns it (event by event for streams). A
 * ``invalid-sse``: sends an event whose data is not JSON;
 * ``json-for-stream``: answers a streamed request with a JSON body;
 * ``rename-tool``: renames the first tool call of the forwarded conversation;
+* ``drop-tool``: forwards the request without its last tool definition;
+* ``drop-tool-bad-answer``: that, and empties the arguments of the tool calls
+  in the JSON answer it returns;
+* ``flip-stream``: forwards a streamed request as a JSON one and the other way;
+* ``wrong-endpoint``: forwards to the endpoint of the other dialect;
 * ``die``: prints a last word and exits (status 3) on its first request.
 
 Run as a program for ``--proxy-cmd``:
@@ -50,6 +55,10 @@ FAULTS = (
     "invalid-sse",
     "json-for-stream",
     "rename-tool",
+    "drop-tool",
+    "drop-tool-bad-answer",
+    "flip-stream",
+    "wrong-endpoint",
     "die",
 )
 UPSTREAM_PATHS = {
@@ -100,8 +109,11 @@ class ToyProxy:
     def forward(self, front_request: dict[str, Any]) -> tuple[int, str, str]:
         body = self.convert(front_request, "request", self.front, self.back)
         body = _apply_request_fault(body, self.fault)
+        path = UPSTREAM_PATHS[self.back]
+        if self.fault == "wrong-endpoint":
+            path = "/v1/messages" if path != "/v1/messages" else "/v1/chat/completions"
         request = urllib.request.Request(
-            self.upstream_url + UPSTREAM_PATHS[self.back],
+            self.upstream_url + path,
             data=json.dumps(body).encode(),
             headers={"Content-Type": "application/json"},
             method="POST",
@@ -136,12 +148,31 @@ def _apply_request_fault(body: dict[str, Any], fault: str | None) -> dict[str, A
             else:
                 split.append(message)
         body["messages"] = split
+    elif fault in ("drop-tool", "drop-tool-bad-answer"):
+        body["tools"] = body.get("tools", [])[:-1]
+        if not body["tools"]:
+            body.pop("tools")
+            body.pop("tool_choice", None)
+    elif fault == "flip-stream":
+        body["stream"] = not body.get("stream")
+        if not body["stream"]:
+            body.pop("stream_options", None)
     elif fault == "rename-tool":
         for message in messages:
             for call in message.get("tool_calls") or []:
                 call["function"]["name"] += "_renamed"
                 return body
     return body
+
+
+def _empty_arguments(answer: dict[str, Any]) -> None:
+    """Every tool call of a JSON answer loses its arguments (either front dialect)."""
+    for block in answer.get("content") or []:
+        if block.get("type") == "tool_use":
+            block["input"] = {}
+    for choice in answer.get("choices") or []:
+        for call in choice.get("message", {}).get("tool_calls") or []:
+            call["function"]["arguments"] = "{}"
 
 
 def _handler(proxy: ToyProxy) -> type[BaseHTTPRequestHandler]:
@@ -177,6 +208,8 @@ def _handler(proxy: ToyProxy) -> type[BaseHTTPRequestHandler]:
                 self._stream(text)
             else:
                 answer = proxy.convert(json.loads(text), "response", proxy.back, proxy.front)
+                if fault == "drop-tool-bad-answer":
+                    _empty_arguments(answer)
                 self._send(200, "application/json", json.dumps(answer))
 
         def _stream(self, text: str) -> None:
