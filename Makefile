@@ -44,10 +44,17 @@ test: lint unit
 
 ## bench: timings of the reference adapter on the bundled corpus: end to end,
 ## against the floor (cases loaded, adapter called, no checks), the pytest path
-## and growth at 1x, 10x and 100x the corpus (docs/performance.md; not a test)
-.PHONY: bench
+## and growth at 1x, 10x and 100x the corpus; then the pytest plugin's CPU
+## against `toolwire run` and `pytest -n 2` against `-n 0` (docs/performance.md;
+## not a test)
+.PHONY: bench bench-plugin
 bench: bytecode
 	$(BIN)/python benchmarks/bench.py $(BENCH_ARGS)
+	$(BIN)/python benchmarks/plugin_path.py
+
+## bench-plugin: the second part of `make bench` alone
+bench-plugin: bytecode
+	$(BIN)/python benchmarks/plugin_path.py $(BENCH_PLUGIN_ARGS)
 
 ## bench-thirdparty: the same harness/floor ratio for reference and every
 ## adapter of reports/thirdparty.toml whose environment `make reports` made

@@ -9,8 +9,8 @@
 * ``harness``: what `toolwire run` does after start-up, in one process: load
   the corpus, ``run_corpus`` (every check), the results document as JSON.
 * ``pytest_path``: the same corpus through the pytest plugin, in one process
-  (``pytest.main`` in an empty folder: collection runs the cases, one item
-  per verdict, and reports them).
+  (``pytest.main`` in an empty folder: one item per case, each judging its
+  case when it runs).
 * ``end_to_end``: a command in a fresh interpreter, as a user runs it.
 
 Each is timed as wall time and CPU time (user + system, all threads; for a
@@ -172,11 +172,19 @@ def pytest_path(root: Path, spec: str) -> int:
 # --- end to end ------------------------------------------------------------------------
 
 
-def end_to_end(command: Sequence[str], cwd: Path | None = None) -> Timing:
-    """A command in a fresh interpreter: wall time and its CPU time."""
+# a command, the folder it runs in, variables added to its environment
+Command = tuple[Sequence[str], Path | None, dict[str, str] | None]
+
+
+def end_to_end(
+    command: Sequence[str], cwd: Path | None = None, env: dict[str, str] | None = None
+) -> Timing:
+    """A command in a fresh interpreter: wall time and its CPU time (with
+    ``env``, its environment is this one's updated with those variables)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    completed = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    environment = {**os.environ, **env} if env else None
+    completed = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=environment)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if completed.returncode not in (0, 1):
@@ -186,14 +194,15 @@ def end_to_end(command: Sequence[str], cwd: Path | None = None) -> Timing:
 
 
 def repeat_end_to_end_alternating(
-    commands: Sequence[tuple[Sequence[str], Path | None]], times: int
+    commands: Sequence[tuple[Sequence[str], Path | None] | Command], times: int
 ) -> list[Timing]:
-    """The best of ``times`` runs of each command, taken in turn, after one
-    run of each that warms the file cache (as ``repeat_alternating``)."""
-    for command, cwd in commands:
-        end_to_end(command, cwd)
+    """The best of ``times`` runs of each command (``(command, cwd)`` or
+    ``(command, cwd, env)``), taken in turn, after one run of each that warms
+    the file cache (as ``repeat_alternating``)."""
+    for entry in commands:
+        end_to_end(*entry)
     runs: list[list[Timing]] = [[] for _ in commands]
     for _ in range(times):
-        for index, (command, cwd) in enumerate(commands):
-            runs[index].append(end_to_end(command, cwd))
+        for index, entry in enumerate(commands):
+            runs[index].append(end_to_end(*entry))
     return [Timing.best(found) for found in runs]

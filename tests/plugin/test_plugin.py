@@ -1,4 +1,4 @@
-"""The pytest plugin, run in real pytest subprocesses (pytester)."""
+"""The pytest plugin, run in real pytest subprocesses (pytester), on a tiny corpus."""
 
 from __future__ import annotations
 
@@ -10,17 +10,22 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.real_transcripts import PROJECT_ROOT
+from tests.plugin.support import (
+    CASE_IDS,
+    GARBAGE,
+    PASS,
+    RECORDING,
+    SHOULD_CASE,
+    conversions_by_case,
+    tiny_corpus,
+)
 
-ADAPTERS = "tests.engine.test_adapters"
-PASS = f"{ADAPTERS}:PassThrough"
-GARBAGE = f"{ADAPTERS}:ReturnsGarbage"
 
-
-@pytest.fixture
-def tw(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    monkeypatch.setenv("PYTHONPATH", str(PROJECT_ROOT))
-    return pytester
+def _run(tw: pytest.Pytester, adapter: str, *extra: str) -> pytest.RunResult:
+    corpus = tiny_corpus(tw.path / "corpus")
+    return tw.runpytest_subprocess(
+        "--toolwire-adapter", adapter, "--toolwire-corpus", str(corpus), "-p", "no:randomly", *extra
+    )
 
 
 def test_options_are_in_one_group_with_ini_mirrors(tw: pytest.Pytester) -> None:
@@ -29,31 +34,36 @@ def test_options_are_in_one_group_with_ini_mirrors(tw: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(["*toolwire_adapter*", "*toolwire_baseline*"])
 
 
-def test_items_carry_case_rule_and_adapter_ids(tw: pytest.Pytester) -> None:
-    result = tw.runpytest_subprocess("--toolwire-adapter", PASS, "--collect-only", "-q")
+def test_collect_only_lists_one_item_per_case_and_converts_nothing(tw: pytest.Pytester) -> None:
+    result = _run(tw, RECORDING, "--collect-only", "-q")
     result.stdout.fnmatch_lines(
-        [
-            "parallel/two-cities-anthropic::ordering.result_after_text[[]pass-through[]]",
-            "single-tool/weather-openai::pairing.orphan_result[[]pass-through[]]",
-        ]
+        [f"{case_id}[[]recording[]]" for case_id in sorted(CASE_IDS)]
+        + [f"{len(CASE_IDS)} tests collected in *"]
     )
+    assert "negative/" not in result.stdout.str()  # lint inputs, not conversions
+    assert result.ret == 0
+    assert conversions_by_case(tw.path) == {}
+
+
+def test_the_collected_count_is_the_number_of_cases(tw: pytest.Pytester) -> None:
+    result = _run(tw, PASS)
+    result.stdout.fnmatch_lines([f"collected {len(CASE_IDS)} items"])
+    result.assert_outcomes(passed=len(CASE_IDS))
     assert result.ret == 0
 
 
-def test_a_faithful_adapter_passes_and_the_summary_counts_outcomes(tw: pytest.Pytester) -> None:
-    result = tw.runpytest_subprocess("--toolwire-adapter", PASS)
-    outcomes = result.parseoutcomes()
-    # SHOULD verdicts surface as pytest warnings (results out of order in the input).
-    result.assert_outcomes(passed=outcomes["passed"], warnings=outcomes.get("warnings", 0))
-    result.stdout.fnmatch_lines(["*= toolwire =*", "adapter pass-through 1 on * cases", "* pass*"])
-    assert result.ret == 0
+def test_k_deselects_by_case_id_dialect_and_feature(tw: pytest.Pytester) -> None:
+    by_id = _run(tw, PASS, "-k", "weather")
+    by_id.stdout.fnmatch_lines([f"collected {len(CASE_IDS)} items / 4 deselected / 2 selected"])
+    by_id.assert_outcomes(passed=2, deselected=4)
+    # The dialect and the case's features are keywords too.
+    by_keyword = _run(tw, PASS, "-k", "openai-chat and streaming")
+    by_keyword.assert_outcomes(passed=1, deselected=5)
 
 
-def test_k_selects_and_failures_explain_themselves(tw: pytest.Pytester) -> None:
-    result = tw.runpytest_subprocess(
-        "--toolwire-adapter", GARBAGE, "-k", "parallel-openai and schema"
-    )
-    result.assert_outcomes(failed=2, deselected=result.parseoutcomes()["deselected"])
+def test_failures_explain_themselves_without_a_traceback(tw: pytest.Pytester) -> None:
+    result = _run(tw, GARBAGE, "-k", "streaming")
+    result.assert_outcomes(failed=1, deselected=5)
     result.stdout.fnmatch_lines(
         [
             "FAIL streaming/parallel-openai::schema.request[[]returns-garbage[]] (MUST *",
@@ -61,33 +71,47 @@ def test_k_selects_and_failures_explain_themselves(tw: pytest.Pytester) -> None:
             "  Next: fix the converter, or list it in a baseline file: *",
         ]
     )
+    assert "Traceback" not in result.stdout.str()
+    assert "runtest" not in result.stdout.str()  # no frame of the plugin's code
     assert result.ret == 1
 
 
 def test_x_stops_at_the_first_failure(tw: pytest.Pytester) -> None:
-    result = tw.runpytest_subprocess("--toolwire-adapter", GARBAGE, "-x")
+    result = _run(tw, GARBAGE, "-x")
     assert result.parseoutcomes()["failed"] == 1
 
 
 def test_last_failed_reruns_only_the_failures(tw: pytest.Pytester) -> None:
-    tw.runpytest_subprocess("--toolwire-adapter", GARBAGE, "-k", "weather-openai")
-    rerun = tw.runpytest_subprocess("--toolwire-adapter", GARBAGE, "--lf", "-q")
+    _run(tw, GARBAGE, "-k", "weather-openai")
+    rerun = _run(tw, GARBAGE, "--lf", "-q")
     outcomes = rerun.parseoutcomes()
-    assert outcomes["failed"] >= 1
+    assert outcomes["failed"] == 1
     assert "passed" not in outcomes
 
 
 def test_baseline_xfail_and_stale_through_the_ini_file(tw: pytest.Pytester) -> None:
-    tw.path.joinpath("baseline.txt").write_text(
-        "single-tool/weather-openai::schema.request  # garbage out\n"
+    corpus = tiny_corpus(tw.path / "corpus")
+    failing = _run(tw, GARBAGE, "-k", "weather-openai", "-rA")
+    failing_rules = sorted(
+        line.split("::", 1)[1].split("[", 1)[0]
+        for line in failing.stdout.lines
+        if line.startswith("FAIL single-tool/weather-openai::")
     )
-    tw.makeini(f"[pytest]\ntoolwire_adapter = {GARBAGE}\ntoolwire_baseline = baseline.txt\n")
-    result = tw.runpytest_subprocess("-k", "weather-openai and schema.request")
-    result.assert_outcomes(xfailed=1, deselected=result.parseoutcomes()["deselected"])
+    assert failing_rules, failing.stdout.str()
+    tw.path.joinpath("baseline.txt").write_text(
+        "".join(f"single-tool/weather-openai::{rule}  # garbage out\n" for rule in failing_rules)
+    )
+    tw.makeini(
+        f"[pytest]\ntoolwire_adapter = {GARBAGE}\ntoolwire_baseline = baseline.txt\n"
+        f"toolwire_corpus = {corpus}\n"
+    )
+    result = tw.runpytest_subprocess("-k", "weather-openai")
+    result.assert_outcomes(xfailed=1, deselected=len(CASE_IDS) - 1)
     assert result.ret == 0
     stale = tw.runpytest_subprocess("--toolwire-adapter", PASS, "-k", "weather-openai")
+    stale.assert_outcomes(failed=1, deselected=len(CASE_IDS) - 1)
     stale.stdout.fnmatch_lines(
-        ["*stale baseline entry: single-tool/weather-openai::schema.request*"]
+        [f"*stale baseline entry: single-tool/weather-openai::{failing_rules[0]}*"]
     )
     assert stale.ret == 1
 
@@ -98,17 +122,54 @@ def test_a_bad_adapter_is_a_usage_error(tw: pytest.Pytester) -> None:
     assert result.ret == pytest.ExitCode.USAGE_ERROR
 
 
-def test_junitxml_has_one_testcase_per_verdict(tw: pytest.Pytester) -> None:
+def test_junitxml_has_one_testcase_per_case_and_carries_should_verdicts(
+    tw: pytest.Pytester,
+) -> None:
     report = tw.path / "junit.xml"
-    tw.runpytest_subprocess(
-        "--toolwire-adapter", GARBAGE, "-k", "weather-openai", f"--junitxml={report}"
+    _run(tw, GARBAGE, "-k", "weather-openai", f"--junitxml={report}")
+    cases = list(ElementTree.parse(report).getroot().iter("testcase"))
+    assert len(cases) == 1
+    failure = cases[0].find("failure")
+    assert failure is not None
+    assert "schema.request" in (failure.get("message") or "")
+    should = tw.path / "should.xml"
+    _run(tw, PASS, "-k", "results-out-of-order", f"--junitxml={should}")
+    properties = [
+        (p.get("name"), p.get("value") or "")
+        for p in ElementTree.parse(should).getroot().iter("property")
+    ]
+    assert [name for name, _ in properties] == ["toolwire_should"]
+    assert properties[0][1].startswith("ordering.result_order: ")
+
+
+@pytest.mark.parametrize("how", ["-W error", "filterwarnings = error"])
+def test_a_should_verdict_passes_under_warnings_as_errors_and_is_summarised(
+    tw: pytest.Pytester, how: str
+) -> None:
+    extra: tuple[str, ...] = ("-W", "error")
+    if how.startswith("filterwarnings"):
+        tw.makeini(f"[pytest]\n{how}\n")
+        extra = ()
+    result = _run(tw, PASS, "-rA", *extra)
+    result.assert_outcomes(passed=len(CASE_IDS))
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(
+        [
+            "*= toolwire =*",
+            f"adapter pass-through 1 on {len(CASE_IDS)} cases: * verdicts",
+            "* pass  1 warn*",
+            "SHOULD verdicts (1; advice: they do not fail their cases):",
+            f"  {SHOULD_CASE}::ordering.result_order[[]pass-through[]]: the result at *",
+        ]
     )
-    cases = ElementTree.parse(report).getroot().iter("testcase")
-    # pytest's JUnit writer splits the node id at "::" into classname and name.
-    names = {(case.get("classname"), case.get("name")): case for case in cases}
-    failed = names[("single-tool.weather-openai", "schema.request[returns-garbage]")]
-    assert failed.find("failure") is not None
-    assert "schema.request" in (failed.find("failure").get("message") or "")  # type: ignore[union-attr]
+    # -rA shows the explanation in the item's own report section.
+    result.stdout.fnmatch_lines(
+        [
+            "*- toolwire SHOULD verdicts -*",
+            "WARN *::ordering.result_order[[]pass-through[]] (SHOULD *",
+        ]
+    )
+    assert "warnings" not in result.parseoutcomes()
 
 
 def test_disabled_with_p_no_toolwire(tw: pytest.Pytester) -> None:
@@ -116,25 +177,63 @@ def test_disabled_with_p_no_toolwire(tw: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(["*unrecognized arguments: --toolwire-adapter*"])
 
 
+def test_without_an_adapter_the_plugin_adds_nothing(tw: pytest.Pytester) -> None:
+    tw.makepyfile("def test_one():\n    pass\n")
+    result = tw.runpytest_subprocess("-p", "no:randomly")
+    result.stdout.fnmatch_lines(["collected 1 item"])
+    assert "= toolwire =" not in result.stdout.str()
+
+
+def test_under_xdist_each_case_is_judged_once_on_the_worker_of_its_item(
+    tw: pytest.Pytester,
+) -> None:
+    serial = _run(tw, RECORDING, "-n", "0")
+    assert serial.ret == 0
+    serial_calls = conversions_by_case(tw.path, clear=True)
+    assert sorted(serial_calls) == sorted(CASE_IDS)
+    report = tw.path / "junit.xml"
+    parallel = _run(tw, RECORDING, "-n", "2", f"--junitxml={report}")
+    parallel.assert_outcomes(passed=len(CASE_IDS))
+    calls = conversions_by_case(tw.path)
+    # Each case converted on one worker only, as often as in a serial session.
+    workers = {case_id: {worker for worker, _ in found} for case_id, found in calls.items()}
+    assert all(len(found) == 1 for found in workers.values()), workers
+    assert {case_id: len(found) for case_id, found in calls.items()} == {
+        case_id: len(found) for case_id, found in serial_calls.items()
+    }
+    assert set().union(*workers.values()) == {"gw0", "gw1"}
+    # ... the worker that ran the case's item, as the item recorded it (JUnit
+    # writes the node id "single-tool/weather-openai[recording]" as the name
+    # "single-tool.weather-openai[recording]").
+    junit_names = {case_id.replace("/", "."): case_id for case_id in CASE_IDS}
+    recorded = {
+        junit_names[str(case.get("name")).rsplit("[", 1)[0]]: next(
+            p.get("value") for p in case.iter("property") if p.get("name") == "toolwire_worker"
+        )
+        for case in ElementTree.parse(report).getroot().iter("testcase")
+    }
+    assert recorded == {case_id: found.pop() for case_id, found in workers.items()}
+
+
 def test_only_the_controller_writes_the_report_under_xdist(tw: pytest.Pytester) -> None:
     reports = tw.path / "reports"
-    result = tw.runpytest_subprocess(
-        "--toolwire-adapter", PASS, "-n", "2", f"--toolwire-report-dir={reports}", "-k", "thinking"
-    )
+    result = _run(tw, PASS, "-n", "2", f"--toolwire-report-dir={reports}")
     assert result.ret == 0
     document = json.loads((reports / "results.json").read_text())
     assert document["adapter"]["name"] == "pass-through"
+    assert document["corpus"]["cases"] == len(CASE_IDS)
     assert sorted(p.name for p in reports.iterdir()) == ["results.json"]
 
 
-def test_a_worker_session_writes_nothing(tmp_path: Path) -> None:
+def test_a_worker_session_sends_its_verdicts_and_writes_nothing(tmp_path: Path) -> None:
     from harness import pytest_plugin
+    from harness.pytest_plugin.state import Judged
 
     class WorkerConfig:
         def __init__(self) -> None:
-            self.workerinput: dict[str, str] = {}
+            self.workerinput: dict[str, str] = {"workerid": "gw0"}
             self.workeroutput: dict[str, str] = {}
-            self.stash = {pytest_plugin._STATE: pytest_plugin._ToolwireState({"totals": {}})}
+            self.stash = {pytest_plugin._JUDGED: Judged("spec", "name", "1", str(tmp_path))}
 
         def getoption(self, name: str) -> str | None:
             return str(tmp_path) if name == pytest_plugin.OPTION_REPORT_DIR else None
@@ -148,7 +247,8 @@ def test_a_worker_session_writes_nothing(tmp_path: Path) -> None:
     session = Session()
     pytest_plugin.pytest_sessionfinish(session)  # type: ignore[arg-type]
     assert list(tmp_path.iterdir()) == []
-    assert "toolwire_results" in session.config.workeroutput
+    sent = Judged.from_json(session.config.workeroutput[pytest_plugin.WORKER_OUTPUT])
+    assert (sent.spec, sent.adapter_name) == ("spec", "name")
 
 
 def test_the_plugin_imports_nothing_heavy_until_used() -> None:

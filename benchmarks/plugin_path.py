@@ -1,0 +1,134 @@
+"""`make bench` (second part): the pytest plugin against `toolwire run`.
+
+Prints, for the reference adapter on a snapshot of the bundled corpus, each
+command in a fresh interpreter (best of the repeats, taken in turn):
+
+1. CPU of `pytest --toolwire-adapter reference` against `toolwire run` on
+   the same corpus, both writing results.json. Target (issue 17): at most
+   1.3x. pytest is measured twice: with toolwire's plugin alone
+   (PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 -p harness.pytest_plugin), which is the
+   plugin's own cost, and with every plugin this environment installs
+   (hypothesis, syrupy, xdist...), which is what this checkout's developers
+   pay: other plugins' start-up is theirs, not toolwire's.
+2. Wall time of `pytest -n 2` against `pytest -n 0` (pytest-xdist, plugin
+   alone plus xdist). Target: `-n 2` at least 1.6x faster. On a machine
+   whose cores are busy with other work no command gets two cores, so the
+   load average is printed beside the figures.
+
+Timings are printed, never asserted (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from measure import Timing, repeat_end_to_end_alternating
+
+from harness.corpus.loader import bundled_corpus_root, load_corpus
+
+TARGET_CPU_RATIO = 1.3
+TARGET_XDIST_SPEEDUP = 1.6
+BIN = Path(sys.executable).parent
+ALONE = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+
+
+def _row(label: str, timing: Timing, note: str = "") -> str:
+    return f"  {label:46} wall {timing.wall:7.3f} s   cpu {timing.cpu:7.3f} s   {note}"
+
+
+def _load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def bench(repeats: int, root: Path, work: Path) -> dict[str, Any]:
+    cases = len(list(load_corpus(root)))
+    empty = work / "empty"  # pytest runs in an empty folder: no test of its own
+    empty.mkdir()
+    pytest = [str(BIN / "pytest"), "-q", "-p", "no:cacheprovider", "-p", "no:randomly"]
+    plugin = ["--toolwire-adapter", "reference", "--toolwire-corpus", str(root)]
+    alone = ["-p", "harness.pytest_plugin"]
+    with_xdist = [*alone, "-p", "xdist.plugin"]
+    commands: dict[str, tuple[list[str], dict[str, str] | None]] = {
+        "toolwire run": (
+            [str(BIN / "toolwire"), "run", "--corpus", str(root), "--report-dir", str(work / "r1")],
+            None,
+        ),
+        "pytest, toolwire's plugin alone": (
+            [*pytest, *alone, *plugin, f"--toolwire-report-dir={work / 'r2'}"],
+            ALONE,
+        ),
+        "pytest, every installed plugin": (
+            [*pytest, *plugin, f"--toolwire-report-dir={work / 'r3'}"],
+            None,
+        ),
+        "pytest -n 0 (plugin and xdist)": ([*pytest, *with_xdist, *plugin, "-n", "0"], ALONE),
+        "pytest -n 2 (plugin and xdist)": ([*pytest, *with_xdist, *plugin, "-n", "2"], ALONE),
+    }
+    print(f"toolwire bench, pytest plugin: reference adapter, {cases} cases, {repeats} repeats")
+    print(f"  load average at start: {_load()} ({os.cpu_count()} cpus)")
+    timings = dict(
+        zip(
+            commands,
+            repeat_end_to_end_alternating(
+                [(command, empty, env) for command, env in commands.values()], repeats
+            ),
+            strict=True,
+        )
+    )
+    run = timings["toolwire run"]
+    figures: dict[str, Any] = {"cases": cases, "load_average_start": os.getloadavg()}
+    print("\n1. CPU: the pytest path against `toolwire run` (both write results.json)")
+    print(_row("toolwire run", run))
+    for label in ("pytest, toolwire's plugin alone", "pytest, every installed plugin"):
+        ratio = timings[label].cpu / run.cpu
+        verdict = "meets" if ratio <= TARGET_CPU_RATIO else "MISSES"
+        print(_row(label, timings[label], f"{ratio:.2f}x run: {verdict} <= {TARGET_CPU_RATIO}x"))
+        figures[label] = {"wall_s": timings[label].wall, "cpu_s": timings[label].cpu}
+        figures[f"{label}: cpu / run"] = round(ratio, 3)
+    print("\n2. wall: pytest-xdist, two workers against none")
+    serial, parallel = (
+        timings["pytest -n 0 (plugin and xdist)"],
+        timings["pytest -n 2 (plugin and xdist)"],
+    )
+    speedup = serial.wall / parallel.wall
+    verdict = "meets" if speedup >= TARGET_XDIST_SPEEDUP else "MISSES"
+    print(_row("pytest -n 0", serial))
+    print(_row("pytest -n 2", parallel, f"{speedup:.2f}x faster: {verdict} >= 1.6x"))
+    print(f"  load average at the end: {_load()}")
+    figures["toolwire run"] = {"wall_s": run.wall, "cpu_s": run.cpu}
+    figures["xdist"] = {
+        "n0": {"wall_s": serial.wall, "cpu_s": serial.cpu},
+        "n2": {"wall_s": parallel.wall, "cpu_s": parallel.cpu},
+        "speedup_wall": round(speedup, 3),
+    }
+    figures["load_average_end"] = os.getloadavg()
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=3, help="repeats per command (best)")
+    parser.add_argument("--json", type=Path, help="also write the figures here as JSON")
+    arguments = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="toolwire-bench-plugin-") as folder:
+        work = Path(folder)
+        # One snapshot of the bundled corpus for every command.
+        root = work / "corpus"
+        shutil.copytree(bundled_corpus_root(), root, ignore=shutil.ignore_patterns("*.py*"))
+        figures = bench(arguments.repeats, root, work)
+    if arguments.json is not None:
+        arguments.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        print(f"\nfigures: {arguments.json}")
+
+
+if __name__ == "__main__":
+    main()

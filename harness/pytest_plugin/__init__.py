@@ -1,0 +1,216 @@
+"""toolwire's pytest plugin: corpus cases as test items.
+
+``pytest --toolwire-adapter SPEC`` collects one item per corpus case, with
+ids like ``parallel/two-cities-openai[reference]``, so ``-k``, ``-x``,
+``--lf``, ``--collect-only``, ``-n`` and ``--junitxml`` work as usual.
+
+The plugin costs nothing in sessions that do not use it: the engine is
+imported inside the hooks, only once an adapter is named. Collection reads
+the corpus and loads the adapter but converts nothing; each item judges its
+own case when it runs, so under xdist a worker judges only the cases of its
+own items, and the controller alone writes ``results.json`` from the
+verdicts the workers send it. docs/pytest-plugin.md.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from harness.pytest_plugin.items import (
+    SECTION_SHOULD,
+    ToolwireCorpus,
+    ToolwireFailure,
+    ToolwireItem,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Generator
+
+    from harness.pytest_plugin.state import Judged, Setup
+
+__all__ = ["ToolwireCorpus", "ToolwireFailure", "ToolwireItem"]
+
+OPTION_ADAPTER = "toolwire_adapter"
+OPTION_CORPUS = "toolwire_corpus"
+OPTION_BASELINE = "toolwire_baseline"
+OPTION_REPORT_DIR = "toolwire_report_dir"
+OPTION_TIMEOUT = "toolwire_timeout"
+WORKER_OUTPUT = "toolwire_judged"
+_SETUP: pytest.StashKey[Setup] = pytest.StashKey()
+# The verdicts to report: this process's own, or (xdist controller) the workers'.
+_JUDGED: pytest.StashKey[Judged] = pytest.StashKey()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("toolwire", "toolwire conformance checks")
+    group.addoption(
+        "--toolwire-adapter",
+        dest=OPTION_ADAPTER,
+        metavar="SPEC",
+        help="Run toolwire's conformance checks on this adapter.",
+    )
+    group.addoption(
+        "--toolwire-corpus",
+        dest=OPTION_CORPUS,
+        metavar="PATH",
+        help="Corpus folder (default: the bundled corpus).",
+    )
+    group.addoption(
+        "--toolwire-baseline",
+        dest=OPTION_BASELINE,
+        metavar="FILE",
+        help="Known failures, one 'case-id::rule-code  # reason' per line.",
+    )
+    group.addoption(
+        "--toolwire-report-dir",
+        dest=OPTION_REPORT_DIR,
+        metavar="DIR",
+        help="Write results.json here (by the controller only).",
+    )
+    group.addoption(
+        "--toolwire-timeout",
+        dest=OPTION_TIMEOUT,
+        metavar="SECONDS",
+        type=float,
+        help="Seconds an adapter may take per case (default 10).",
+    )
+    for name, help_text in (
+        (OPTION_ADAPTER, "adapter spec for toolwire's conformance checks"),
+        (OPTION_CORPUS, "toolwire corpus folder"),
+        (OPTION_BASELINE, "toolwire baseline file"),
+        (OPTION_REPORT_DIR, "folder for toolwire's results.json"),
+        (OPTION_TIMEOUT, "seconds an adapter may take per case"),
+    ):
+        parser.addini(name, help_text, default=None)
+
+
+def _setting(config: pytest.Config, name: str) -> Any:
+    """Command line over ini file."""
+    value = config.getoption(name)
+    if value is None:
+        value = config.getini(name)
+    return value or None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "toolwire: a toolwire conformance case")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(
+    collector: pytest.Collector,
+) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+    """The session's collection gets one more child: the corpus, so its
+    items are counted, selected and listed like any others."""
+    report = yield
+    if isinstance(collector, pytest.Session) and report.passed:
+        setup = _setup(collector.config)
+        if setup is not None:
+            report.result.append(
+                ToolwireCorpus.from_parent(
+                    collector, name="toolwire", nodeid="toolwire", setup=setup
+                )
+            )
+    return report
+
+
+def _setup(config: pytest.Config) -> Setup | None:
+    spec = _setting(config, OPTION_ADAPTER)
+    if spec is None:
+        return None
+    from harness.errors import ToolwireError
+    from harness.pytest_plugin.state import read_setup
+
+    worker = getattr(config, "workerinput", {}).get("workerid", "")
+    timeout = _setting(config, OPTION_TIMEOUT)
+    try:
+        setup = read_setup(
+            spec,
+            _setting(config, OPTION_CORPUS),
+            _setting(config, OPTION_BASELINE),
+            float(timeout) if timeout is not None else None,
+            worker,
+        )
+    except ToolwireError as error:
+        raise pytest.UsageError(f"toolwire: {error}") from None
+    except ValueError:
+        raise pytest.UsageError(
+            f"toolwire: the timeout {timeout!r} is not a number of seconds"
+        ) from None
+    config.stash[_SETUP] = setup
+    config.stash[_JUDGED] = setup.judged
+    return setup
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A case's SHOULD verdicts, explained in a section of its call report."""
+    report = yield
+    if call.when == "call" and isinstance(item, ToolwireItem) and item.should_text:
+        report.sections.append((SECTION_SHOULD, item.should_text))
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtestloop(session: pytest.Session) -> Generator[None, object, object]:
+    """The items run as `toolwire run` judges: fewer garbage-collector passes."""
+    if _SETUP not in session.config.stash:
+        return (yield)
+    from harness.engine.gc_threshold import fewer_gc_passes
+
+    with fewer_gc_passes():
+        return (yield)
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    judged = config.stash.get(_JUDGED, None)
+    if judged is None or not judged.records or hasattr(config, "workerinput"):
+        return  # nothing was judged (--collect-only, all deselected) or an xdist worker
+    from harness.pytest_plugin.summary import write_summary
+
+    write_summary(terminalreporter, judged)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """xdist controller: merge the verdicts a worker sent."""
+    shipped = getattr(node, "workeroutput", {}).get(WORKER_OUTPUT)
+    if not shipped:
+        return
+    from harness.pytest_plugin.state import Judged
+
+    received = Judged.from_json(shipped)
+    config = node.config
+    judged = config.stash.get(_JUDGED, None)
+    if judged is None:
+        config.stash[_JUDGED] = received
+    else:
+        judged.merge(received)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    config = session.config
+    judged = config.stash.get(_JUDGED, None)
+    if judged is None:
+        return
+    if hasattr(config, "workerinput"):
+        # xdist workers never write files: they send their verdicts to the controller.
+        config.workeroutput[WORKER_OUTPUT] = judged.to_json()  # type: ignore[attr-defined]
+        return
+    report_dir = _setting(config, OPTION_REPORT_DIR)
+    if report_dir is None or not judged.records:
+        return
+    from harness.atomic_write import write_atomic
+
+    write_atomic(
+        Path(report_dir) / "results.json",
+        json.dumps(judged.document(), indent=2, ensure_ascii=False) + "\n",
+    )

@@ -1,0 +1,125 @@
+"""The pytest nodes: one collector for the corpus, one item per case.
+
+An item is what collection can know without converting anything: a corpus
+case, against the named adapter (``parallel/two-cities-openai[reference]``).
+The rules a case exercises are known only once the adapter's output is
+judged, so they are the item's checks, not items of their own. Running the
+item judges its case; the item fails on any MUST failure, adapter error or
+stale baseline entry, with toolwire's explanation of each (no traceback).
+SHOULD verdicts pass the item: they are recorded on it (a report section and
+``user_properties``, so JUnit XML carries them) and listed in the terminal
+summary, never raised as Python warnings (``-W error`` must not turn advice
+into failures). docs/pytest-plugin.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from harness.corpus.case import Case
+    from harness.engine.verdicts import Verdict
+    from harness.pytest_plugin.state import Setup
+
+# user_properties names (JUnit XML <property> elements)
+PROPERTY_SHOULD = "toolwire_should"
+PROPERTY_WORKER = "toolwire_worker"
+# the title of the report section that explains them (-rA, -rP)
+SECTION_SHOULD = "toolwire SHOULD verdicts"
+
+
+class ToolwireFailure(Exception):
+    """A case that fails; its text is toolwire's explanation of every failing verdict."""
+
+
+class ToolwireCorpus(pytest.Collector):
+    """The corpus, as one collector under the session: its items are its cases."""
+
+    def __init__(self, *, setup: Setup, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.toolwire = setup
+
+    def collect(self) -> Iterator[ToolwireItem]:
+        adapter = self.toolwire.adapter.name
+        index = 0
+        for case in self.toolwire.corpus:
+            if case.is_negative:
+                continue  # broken inputs for `toolwire lint`: nothing to convert
+            name = f"{case.id}[{adapter}]"
+            yield ToolwireItem.from_parent(self, name=name, nodeid=name, case=case, index=index)
+            index += 1
+
+    def reportinfo(self) -> tuple[Any, int, str]:
+        return self.path, 0, self.name
+
+
+class ToolwireItem(pytest.Item):
+    def __init__(self, *, case: Case, index: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        self.index = index
+        self.add_marker(pytest.mark.toolwire)
+        # -k matches the dialect and the features too: -k "deepseek and streaming"
+        self.extra_keyword_matches.update((case.dialect, *case.features))
+        self.should_text = ""  # the SHOULD verdicts explained, for the call report
+
+    @property
+    def setup_state(self) -> Setup:
+        parent = self.parent
+        assert isinstance(parent, ToolwireCorpus)
+        return parent.toolwire
+
+    def runtest(self) -> None:
+        setup = self.setup_state
+        record = setup.judge(self.case, self.index)
+        if setup.worker:
+            self.user_properties.append((PROPERTY_WORKER, setup.worker))
+        outcome, text = case_outcome(record.verdicts)
+        advice = [v for v in record.verdicts if v.outcome == "warn"]
+        if advice:
+            self.user_properties.extend(
+                (PROPERTY_SHOULD, f"{v.rule_code}: {v.message}") for v in advice
+            )
+            self.should_text = _explained(advice)
+        if outcome == "failed":
+            raise ToolwireFailure(text)
+        if outcome == "skipped":
+            pytest.skip(text)
+        if outcome == "xfailed":
+            pytest.xfail(text)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, ToolwireFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo, style))
+
+    def reportinfo(self) -> tuple[Any, int, str]:
+        # The case's own file: editors and CI annotations can open it.
+        return self.case.source, 0, self.name
+
+
+def case_outcome(verdicts: tuple[Verdict, ...]) -> tuple[str, str]:
+    """The item's outcome ("passed", "failed", "skipped", "xfailed") and its text."""
+    failing = [v for v in verdicts if v.is_failure]
+    if failing:
+        return "failed", _explained(failing)
+    judged = [v for v in verdicts if v.outcome != "unsupported"]
+    if not judged:
+        unsupported = [v.message for v in verdicts]
+        if unsupported:
+            return "skipped", f"unsupported: {'; '.join(unsupported)}"
+        return "skipped", "no rule applied to this case's conversions (nothing was judged)"
+    baselined = [v for v in verdicts if v.outcome == "xfail"]
+    if baselined:
+        reasons = "; ".join(f"{v.rule_code}: {v.baseline_reason}" for v in baselined)
+        return "xfailed", f"baselined: {reasons}"
+    return "passed", ""
+
+
+def _explained(verdicts: list[Verdict]) -> str:
+    from harness.engine.explain import explain
+
+    return "\n\n".join(explain(v) for v in verdicts)

@@ -1,0 +1,221 @@
+"""What a pytest session knows of its toolwire run.
+
+``Setup`` is made at collection from the options: the corpus, the adapter,
+the baseline. Nothing is converted then: a case is judged when its item runs
+(``Setup.judge``), once, in the process that runs the item, so under xdist a
+worker judges only the cases of its own items.
+
+``Judged`` is what the items produced: one ``CaseRecord`` per judged case.
+An xdist worker sends its records to the controller as JSON
+(``Judged.to_json``); the controller merges them (``Judged.merge``) and alone
+writes ``results.json``, its verdicts in collection order: the document of a
+serial session.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from harness.adapters.base import LoadedAdapter
+    from harness.corpus.case import Case
+    from harness.corpus.loader import Corpus
+    from harness.engine.baseline import BaselineEntry
+    from harness.engine.runner import RunOptions
+    from harness.engine.verdicts import Verdict
+
+
+@dataclass(frozen=True)
+class CaseRecord:
+    index: int  # the item's place in collection order
+    case_id: str
+    features: tuple[str, ...]
+    verdicts: tuple[Verdict, ...]
+    worker: str  # the xdist worker that judged it ("" without xdist)
+
+
+@dataclass
+class Judged:
+    """Every case judged so far, with the run's header facts."""
+
+    spec: str
+    adapter_name: str
+    adapter_version: str
+    corpus_root: str
+    started: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
+    records: dict[str, CaseRecord] = field(default_factory=dict)
+
+    def add(self, record: CaseRecord) -> None:
+        self.records[record.case_id] = record
+
+    def verdicts(self) -> list[Verdict]:
+        return [v for record in self.ordered() for v in record.verdicts]
+
+    def ordered(self) -> list[CaseRecord]:
+        return sorted(self.records.values(), key=lambda record: record.index)
+
+    def broken(self) -> str | None:
+        return _broken(len(self.records), tuple(self.verdicts()))
+
+    # --- between processes ----------------------------------------------------
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "spec": self.spec,
+                "adapter": [self.adapter_name, self.adapter_version],
+                "corpus": self.corpus_root,
+                "started": self.started,
+                "records": [
+                    [r.index, r.case_id, list(r.features), r.worker, [_dump(v) for v in r.verdicts]]
+                    for r in self.records.values()
+                ],
+            },
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Judged:
+        data = json.loads(text)
+        name, version = data["adapter"]
+        judged = cls(data["spec"], name, version, data["corpus"], data["started"])
+        for index, case_id, features, worker, verdicts in data["records"]:
+            judged.add(
+                CaseRecord(index, case_id, tuple(features), tuple(map(_load, verdicts)), worker)
+            )
+        return judged
+
+    def merge(self, other: Judged) -> None:
+        self.started = min(self.started, other.started)
+        self.records.update(other.records)
+
+    # --- the results document ---------------------------------------------------
+
+    def document(self) -> dict[str, Any]:
+        from harness.adapters.base import LoadedAdapter
+        from harness.engine.results import results_document
+        from harness.engine.session import RunResult
+
+        records = self.ordered()
+        verdicts = tuple(self.verdicts())
+        # results_document reads the adapter's spec, name and version only:
+        # the controller of an xdist session never loads the adapter.
+        adapter = LoadedAdapter(
+            self.spec,
+            self.adapter_name,
+            self.adapter_version,
+            frozenset(),
+            cast(Any, None),
+        )
+        return results_document(
+            RunResult(
+                adapter=adapter,
+                corpus_root=self.corpus_root,
+                cases=tuple(record.case_id for record in records),
+                verdicts=verdicts,
+                started=datetime.fromisoformat(self.started),
+                finished=datetime.now(UTC),
+                broken=_broken(len(records), verdicts),
+                case_features={record.case_id: record.features for record in records},
+            )
+        )
+
+
+def _broken(cases: int, verdicts: tuple[Verdict, ...]) -> str | None:
+    """As ``toolwire run`` says it: every judged case errored."""
+    from harness.engine.verdicts import CONVERT
+
+    errored = {v.case_id: v.message for v in verdicts if v.rule_code == CONVERT}
+    if not cases or len(errored) < cases:
+        return None
+    first = next(iter(errored.values()))
+    return f"the adapter failed on every case ({cases}); first error: {first}"
+
+
+def _dump(verdict: Verdict) -> list[Any]:
+    return [
+        verdict.case_id,
+        verdict.rule_code,
+        verdict.adapter,
+        verdict.outcome,
+        verdict.level,
+        verdict.profile,
+        verdict.message,
+        [[f.where, f.message, f.path, f.diff] for f in verdict.findings],
+        list(verdict.directions),
+        verdict.baseline_reason,
+    ]
+
+
+def _load(data: list[Any]) -> Verdict:
+    from harness.engine.verdicts import Located, Verdict
+
+    case_id, code, adapter, outcome, level, profile, message, found, directions, reason = data
+    return Verdict(
+        case_id,
+        code,
+        adapter,
+        outcome,
+        level,
+        profile,
+        message,
+        tuple(Located(*item) for item in found),
+        tuple(directions),
+        reason,
+    )
+
+
+@dataclass
+class Setup:
+    """The corpus, adapter and baseline of the session, read at collection."""
+
+    corpus: Corpus
+    adapter: LoadedAdapter
+    options: RunOptions
+    baseline: dict[str, list[BaselineEntry]]  # case id -> its entries
+    judged: Judged
+    worker: str = ""
+
+    def judge(self, case: Case, index: int) -> CaseRecord:
+        """Run the adapter over one case and judge it (once per session)."""
+        from harness.engine.baseline import apply_baseline
+        from harness.engine.runner import run_case
+
+        found = self.judged.records.get(case.id)
+        if found is not None:
+            return found
+        verdicts = run_case(case, self.adapter, self.options)
+        entries = self.baseline.get(case.id, ())
+        if entries:
+            verdicts = apply_baseline(verdicts, entries, (case.id,))
+        record = CaseRecord(index, case.id, case.features, tuple(verdicts), self.worker)
+        self.judged.add(record)
+        return record
+
+
+def read_setup(
+    spec: str,
+    corpus_path: str | None,
+    baseline_path: str | None,
+    timeout: float | None,
+    worker: str,
+) -> Setup:
+    """Load what a session needs; a ToolwireError says what is wrong."""
+    from harness.adapters.loader import load_adapter
+    from harness.corpus.loader import bundled_corpus_root, load_corpus
+    from harness.engine.baseline import load_baseline
+    from harness.engine.runner import DEFAULT_TIMEOUT, RunOptions
+
+    corpus = load_corpus(Path(corpus_path) if corpus_path else bundled_corpus_root())
+    adapter = load_adapter(spec)
+    entries = load_baseline(Path(baseline_path), corpus.ids) if baseline_path else []
+    baseline: dict[str, list[BaselineEntry]] = {}
+    for entry in entries:
+        baseline.setdefault(entry.case_id, []).append(entry)
+    options = RunOptions(timeout=timeout or DEFAULT_TIMEOUT, corpus=corpus)
+    judged = Judged(adapter.spec, adapter.name, adapter.version, str(corpus.root))
+    return Setup(corpus, adapter, options, baseline, judged, worker)
