@@ -158,8 +158,13 @@ def responses_request(body: dict[str, Any]) -> list[str]:
         if tool.get("type") == "function" and not isinstance(tool.get("parameters", {}), dict):
             problems.append(f"tool {tool.get('name')}: parameters is not an object")
     choice = body.get("tool_choice")
-    if isinstance(choice, dict) and choice.get("name") not in names:
-        problems.append(f"tool_choice names {choice.get('name')!r}, not a tool")
+    if isinstance(choice, dict) and choice.get("type") == "allowed_tools":
+        chosen = {tool.get("name") for tool in choice.get("tools", [])}
+        if choice.get("mode") not in {"auto", "required"} or not chosen <= names:
+            problems.append("tool_choice allowed_tools: mode auto/required over offered tools")
+    elif isinstance(choice, dict) and choice.get("type") == "function":
+        if choice.get("name") not in names:
+            problems.append(f"tool_choice names {choice.get('name')!r}, not a tool")
     elif isinstance(choice, str) and choice not in {"auto", "none", "required"}:
         problems.append(f"tool_choice {choice!r}")
     return problems
