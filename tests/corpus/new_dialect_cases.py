@@ -2,12 +2,14 @@
 
 They wait in ``corpus-pending/`` (same folder layout and ids as ``corpus/``)
 until the two dialects' codecs are merged: the loader refuses a dialect it has
-no codec for, so these helpers read the YAML themselves.
+no codec for, so these helpers read the YAML themselves. Once the folder is
+moved into ``corpus/`` they read those dialects' cases there instead.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +22,14 @@ from harness.sse import parse_sse
 
 REPO = Path(__file__).resolve().parents[2]
 PENDING = REPO / "corpus-pending"
+BUNDLED = REPO / "corpus"
 NEW_DIALECTS = ("openai-responses", "gemini")
+_DIALECT_LINE = re.compile(r"^  dialect: (openai-responses|gemini)$", re.MULTILINE)
+
+
+def cases_root() -> Path:
+    """corpus-pending/ while it exists, else the bundled corpus."""
+    return PENDING if PENDING.is_dir() else BUNDLED
 
 
 @dataclass(frozen=True)
@@ -66,8 +75,12 @@ class PendingCase:
         return tuple(self.meta["features"])
 
 
-def case_paths(root: Path = PENDING) -> list[Path]:
-    return sorted(root.rglob("*.yaml"))
+def case_paths(root: Path | None = None) -> list[Path]:
+    root = root or cases_root()
+    paths = sorted(root.rglob("*.yaml"))
+    if root == BUNDLED:  # moved in: only the two dialects' cases
+        paths = [p for p in paths if _DIALECT_LINE.search(p.read_text(encoding="utf-8"))]
+    return paths
 
 
 def read_case(path: Path) -> PendingCase:
@@ -90,6 +103,6 @@ def read_case(path: Path) -> PendingCase:
     return PendingCase(path, data["toolwire"], tuple(exchanges))
 
 
-def pending_cases(root: Path = PENDING) -> Iterator[PendingCase]:
+def pending_cases(root: Path | None = None) -> Iterator[PendingCase]:
     for path in case_paths(root):
         yield read_case(path)

@@ -8,11 +8,11 @@ import json
 from typing import Any
 
 from tests.corpus import wire_shapes
-from tests.corpus.new_dialect_cases import PENDING, Exchange, read_case
+from tests.corpus.new_dialect_cases import Exchange, cases_root, read_case
 
 
 def _exchange(case_id: str, index: int = 0) -> Exchange:
-    return read_case(PENDING / f"{case_id}.yaml").exchanges[index]
+    return read_case(cases_root() / f"{case_id}.yaml").exchanges[index]
 
 
 def _events(case_id: str) -> list[tuple[str | None, dict[str, Any]]]:
