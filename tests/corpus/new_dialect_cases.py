@@ -21,6 +21,7 @@ from harness.model import SSEEvent
 from harness.sse import parse_sse
 
 REPO = Path(__file__).resolve().parents[2]
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when built in
 PENDING = REPO / "corpus-pending"
 BUNDLED = REPO / "corpus"
 NEW_DIALECTS = ("openai-responses", "gemini")
@@ -84,7 +85,7 @@ def case_paths(root: Path | None = None) -> list[Path]:
 
 
 def read_case(path: Path) -> PendingCase:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=LOADER)
     exchanges = []
     for index, item in enumerate(data["interactions"]):
         request, response = item["request"], item["response"]

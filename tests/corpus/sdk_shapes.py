@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -77,7 +78,7 @@ def responses_request(body: dict[str, Any]) -> list[str]:
         else params.ResponseCreateParamsNonStreaming
     )
     try:
-        TypeAdapter(kind).validate_python(_without_nulls(body))
+        _adapter(kind).validate_python(_without_nulls(body))
     except ValidationError as error:
         problems += _errors(error, "request")
     return problems
@@ -95,6 +96,12 @@ def responses_response(body: dict[str, Any]) -> list[str]:
     return list(_extras(model, "response"))
 
 
+@cache
+def _adapter(shape: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(shape)
+
+
+@cache
 def _event_classes() -> dict[str, type[BaseModel]]:
     """Each stream event class of openai-python, by its `type` literal."""
     from typing import get_args
@@ -140,7 +147,7 @@ def gemini_request(body: dict[str, Any]) -> list[str]:
             problems.append(f"request.{key}: not a generateContent request field")
             continue
         try:  # from JSON text: bytes fields (thoughtSignature) are base64 there
-            TypeAdapter(shape).validate_json(json.dumps(value))
+            _adapter(shape).validate_json(json.dumps(value))
         except ValidationError as error:
             problems += _errors(error, f"request.{key}")
     return problems

@@ -31,6 +31,7 @@ from harness.dialects import get_codec
 from harness.errors import UnsupportedDialectError
 from harness.model import DIALECTS
 from tests.corpus.new_dialect_cases import (
+    LOADER,
     NEW_DIALECTS,
     PENDING,
     PendingCase,
@@ -65,7 +66,7 @@ def bundled() -> dict[str, dict[str, object]]:
     root = bundled_corpus_root()
     found: dict[str, dict[str, object]] = {}
     for path in case_files(root):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=LOADER)
         found[case_id_for(path, root)] = {
             "dialect": data["toolwire"]["dialect"],
             "interactions": len(data["interactions"]),
