@@ -109,7 +109,8 @@ def _case_link(found: Mapping[str, Any]) -> str:
     return f"[`{found['case']}`]({_TOP}{found['file']})"
 
 
-def _block(text: str, language: str = "json") -> list[str]:
+def _block(text: str, language: str = "") -> list[str]:
+    language = language or ("text" if text.startswith(("data:", "event:")) else "json")
     fence = "`" * max(3, max((len(r) for r in text.split("\n") if set(r) == {"`"}), default=0) + 1)
     return [f"{fence}{language}", text, fence]
 

@@ -20,12 +20,40 @@ MAX_EVENTS = 4
 Found = tuple[str, Any] | None
 
 
+MAX_EVENT_CHARS = 200
+
+
 def render(value: Any) -> str:
-    """Indented JSON, long strings shortened, at most MAX_LINES lines."""
+    """Indented JSON, long strings shortened, at most MAX_LINES lines; stream
+    events one a line, as the event stream carries them."""
+    if _is_events(value):
+        return "\n".join(_event_line(event) for event in value)
     lines = json.dumps(_shorten(value), indent=2, ensure_ascii=False).splitlines()
     if len(lines) > MAX_LINES:
         lines = [*lines[: MAX_LINES - 1], f"  … ({len(lines) - MAX_LINES + 1} more lines)"]
     return "\n".join(lines)
+
+
+def _is_events(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(item, dict) and set(item) == {"event", "data"} for item in value)
+    )
+
+
+# Chunk fields no rule of the pages' examples speaks of: left out of excerpts.
+_QUIET = frozenset({"object", "created", "model", "system_fingerprint", "service_tier"})
+
+
+def _event_line(event: dict[str, Any]) -> str:
+    data = event["data"]
+    if isinstance(data, dict):
+        data = {key: value for key, value in data.items() if key not in _QUIET}
+    text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+    if len(text) > MAX_EVENT_CHARS:
+        text = f"{text[: MAX_EVENT_CHARS - 1]}…"
+    return (f"event: {event['event']}\n" if event["event"] else "") + f"data: {text}"
 
 
 def _shorten(value: Any) -> Any:
@@ -165,6 +193,15 @@ def _error(payload: Any) -> Found:
     return None
 
 
+def _assistant(payload: Any) -> Found:
+    """The last assistant message of a request: the turn sent back."""
+    messages = _messages(payload)
+    for index in range(len(messages) - 1, -1, -1):
+        if isinstance(messages[index], dict) and messages[index].get("role") == "assistant":
+            return f"messages[{index}]", messages[index]
+    return None
+
+
 def _tools(payload: Any) -> Found:
     tools = payload.get("tools") if isinstance(payload, dict) else None
     return ("tools[0]", tools[0]) if isinstance(tools, list) and tools else None
@@ -180,8 +217,7 @@ def _tool_choice(payload: Any) -> Found:
 def _text(payload: Any) -> Found:
     for index, message in enumerate(_messages(payload)):
         if message.get("role") == "assistant" and (
-            (isinstance(message.get("content"), str)
-            and message["content"])
+            (isinstance(message.get("content"), str) and message["content"])
             or any(b.get("type") == "text" for b in _blocks(message))
         ):
             return f"messages[{index}]", message
@@ -241,6 +277,25 @@ def _stream_head(payload: Any) -> Found:
     return f"events[0..{end - 1}]", payload[:end]
 
 
+_CALL_PARTS = ('"tool_calls"', '"tool_use"', '"input_json_delta"')
+
+
+def _stream_calls(payload: Any) -> Found:
+    """The events that carry tool call parts (the first MAX_EVENTS + 1 of them)."""
+    if not isinstance(payload, list):
+        return None
+    picked = [
+        index
+        for index, event in enumerate(payload)
+        if isinstance(event, dict)
+        and any(part in json.dumps(event.get("data"), ensure_ascii=False) for part in _CALL_PARTS)
+    ][: MAX_EVENTS + 1]
+    if not picked:
+        return None
+    events = [payload[index] for index in picked]
+    return "events[" + ", ".join(str(index) for index in picked) + "]", events
+
+
 def _whole(payload: Any) -> Found:
     return ("$", head(payload)) if isinstance(payload, dict) else None
 
@@ -250,6 +305,7 @@ SUBJECTS: dict[str, Callable[[Any], Found]] = {
     "exchange": _exchange,
     "error": _error,
     "tools": _tools,
+    "assistant": _assistant,
     "tool_choice": _tool_choice,
     "text": _text,
     "reasoning": _reasoning,
@@ -259,6 +315,7 @@ SUBJECTS: dict[str, Callable[[Any], Found]] = {
     "roles": _roles,
     "parameters": _parameters,
     "stream": _stream_head,
+    "stream_calls": _stream_calls,
     "whole": _whole,
 }
 
@@ -284,8 +341,12 @@ def subject_of(code: str) -> str:
         "fidelity.usage": "usage",
         "fidelity.empty_content": "call",
         "fidelity.roundtrip": "parameters",
-        "replay.assistant_altered": "reasoning",
+        "replay.assistant_altered": "assistant",
+        "reasoning.replay_forbidden": "assistant",
         "xml.stream_equivalence": "stream",
+        "stream.index_collision": "stream_calls",
+        "stream.call_index": "stream_calls",
+        "stream.partial_json": "stream_calls",
         "schema.request": "whole",
         "schema.response": "whole",
     }
@@ -297,6 +358,6 @@ def subject_of(code: str) -> str:
 
 
 def find_subject(code: str, payload: Any) -> Found:
-    if subject_of(code) != "stream" and isinstance(payload, list):
+    if not subject_of(code).startswith("stream") and isinstance(payload, list):
         return None  # a stream holds no message: only stream rules excerpt events
     return SUBJECTS[subject_of(code)](payload)

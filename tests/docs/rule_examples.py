@@ -168,7 +168,7 @@ def _source_payload(case: Case, kind: str, interaction: int) -> SourcePayload | 
 
 
 def passing(code: str, corpus: Corpus, verdicts: Sequence[Verdict]) -> dict[str, Any] | None:
-    chosen: tuple[tuple[bool, int, str, str], dict[str, Any]] | None = None
+    chosen: tuple[tuple[bool, bool, int, str, str], dict[str, Any]] | None = None
     candidates = sorted(
         {v.case_id: v for v in verdicts if v.rule_code == code and v.outcome == "pass"}.values(),
         key=lambda v: (v.case_id.startswith("edge/"), v.case_id),
@@ -185,7 +185,8 @@ def passing(code: str, corpus: Corpus, verdicts: Sequence[Verdict]) -> dict[str,
                 continue
             size = len(found["source"].splitlines()) + len(found.get("output", "").splitlines())
             # edge/ cases are odd on purpose (no arguments, 60 turns): the last choice.
-            key = (case.id.startswith("edge/"), size, case.id, direction)
+            familiar = _order(direction)[0] == 0
+            key = (case.id.startswith("edge/"), not familiar, size, case.id, direction)
             if chosen is None or key < chosen[0]:
                 chosen = (key, found)
             break
@@ -219,13 +220,15 @@ def _held_on_own_payloads(code: str, corpus: Corpus) -> dict[str, Any] | None:
     return None
 
 
-def _directions(directions: Iterable[str]) -> list[str]:
-    def order(direction: str) -> tuple[int, str]:
-        match = _WHERE.match(direction)
-        familiar = bool(match) and {match.group(2), match.group(3)} <= set(_FAMILIAR)
-        return (0 if familiar else 1 if match else 2, direction)
+def _order(direction: str) -> tuple[int, str]:
+    """openai-chat <-> anthropic-messages first: the pair most readers know."""
+    match = _WHERE.match(direction)
+    familiar = bool(match) and {match.group(2), match.group(3)} <= set(_FAMILIAR)
+    return (0 if familiar else 1 if match else 2, direction)
 
-    return sorted(directions, key=order)[:6]
+
+def _directions(directions: Iterable[str]) -> list[str]:
+    return sorted(directions, key=_order)[:6]
 
 
 def _passing_on(code: str, case: Case, direction: str) -> dict[str, Any] | None:
