@@ -17,7 +17,7 @@ from tests.docs.rule_examples import dump, pick_all
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = ROOT / "docs" / "rules"
-REGENERATE = "run `.venv/bin/python -m conformance.docgen docs/rules`"
+REGENERATE = "run `make rule-pages` (it picks the examples, then writes docs/rules)"
 
 
 def test_every_catalogue_code_has_a_fix_text() -> None:
@@ -64,8 +64,7 @@ def test_the_committed_examples_are_what_the_picker_picks_now() -> None:
     # must be seen on the pages.
     picked = dump(pick_all(load_corpus(bundled_corpus_root())))
     assert EXAMPLES_FILE.read_text(encoding="utf-8") == picked, (
-        "conformance/rule_examples.json is out of date: run "
-        f"`.venv/bin/python -m tests.docs.rule_examples`, then {REGENERATE}"
+        f"conformance/rule_examples.json is out of date: {REGENERATE}"
     )
 
 
