@@ -75,12 +75,12 @@ def _facts(rule: Rule) -> list[str]:
 
 
 def _why(rule: Rule) -> list[str]:
-    lines = ["## Why", "", "Provider documentation:", ""]
+    lines = ["## Why", "", "Sources:", ""]
     lines += [f"- <{url}>" for url in rule.docs]
     lines.append("")
     if can_be_must(rule):
         lines += [
-            f"Why it can fail a run (MUST; evidence kinds in [levels.md]({_DOCS}levels.md)):",
+            f"Why MUST (a failure fails the run; evidence kinds: [levels.md]({_DOCS}levels.md)):",
             "",
         ]
         lines += [
@@ -89,9 +89,8 @@ def _why(rule: Rule) -> list[str]:
         ]
     else:
         lines.append(
-            "A SHOULD: the documentation describes the form, but no provider is known to "
-            "refuse a payload that breaks it, so a run warns and does not fail "
-            f"([levels.md]({_DOCS}levels.md))."
+            "A SHOULD: something worth fixing that no provider requires, so a run warns "
+            f"and does not fail ([levels.md]({_DOCS}levels.md))."
         )
     lines.append("")
     return lines

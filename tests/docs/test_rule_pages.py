@@ -104,6 +104,7 @@ def test_a_must_page_shows_its_evidence_and_a_should_page_says_it_warns() -> Non
     assert "must be a response to a preceding message" in must  # the provider's words
     should = _page("ordering.result_order")
     assert "A SHOULD" in should and "warns and does not fail" in should
+    assert "Why MUST" in must
 
 
 def test_a_convention_rule_links_its_convention() -> None:
