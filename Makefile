@@ -34,6 +34,13 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check harness conformance tests .github/toolwire-action
 	$(BIN)/mypy
 
+## rule-pages: pick each rule's examples again and write docs/rules/ (after a
+## change to a rule, its fix text or the corpus; tests/docs/test_rule_pages.py checks)
+.PHONY: rule-pages
+rule-pages: $(STAMP)
+	$(BIN)/python -m tests.docs.rule_examples
+	$(BIN)/python -m conformance.docgen docs/rules
+
 ## unit: the test suite alone
 unit: $(STAMP)
 	$(BIN)/pytest -n auto

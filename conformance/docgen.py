@@ -1,4 +1,6 @@
-"""Write docs/rules/<family>.md from the catalogue, so the two never drift.
+"""Write the rule pages from the catalogue, so the two never drift: an index
+(docs/rules/README.md), one page per family (docs/rules/<family>.md) and one
+page per rule (docs/rules/<family>/<rule>.md, conformance/rule_page.py).
 
 Run ``python -m conformance.docgen docs/rules`` after changing a rule; a test
 fails when the committed pages differ from what this writes.
@@ -8,9 +10,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
-from conformance.catalogue import FAMILIES, Rule, rules_in_family
+from conformance.catalogue import FAMILIES, RULES, Rule, rules_in_family
 from conformance.levels import can_be_must, evidence_for
+from conformance.rule_page import load_examples, render_rule_page
+from conformance.rule_pages import page_path
 
 _FAMILY_INTRO = {
     "pairing": "Tool calls and their results find each other by id.",
@@ -42,6 +47,7 @@ def render_family(family: str) -> str:
 
 def _render_rule(rule: Rule) -> list[str]:
     lines = [f"## {rule.code}", "", rule.statement, ""]
+    lines.append(f"- Page: [{rule.code}]({_from_rules(page_path(rule.code))})")
     lines.append(f"- Level: **{rule.level}**")
     for profile, level in sorted(rule.profile_levels.items()):
         lines.append(f"  - under profile `{profile}`: {level or 'not checked'}")
@@ -57,12 +63,51 @@ def _render_rule(rule: Rule) -> list[str]:
     return lines
 
 
+def _from_rules(path: str) -> str:
+    """A page path relative to docs/ (``rules/x/y.md``), from docs/rules/."""
+    return path.removeprefix("rules/")
+
+
+def render_index() -> str:
+    lines = [
+        "# Rules",
+        "",
+        "Every rule toolwire judges, with its page: the statement, why (the provider "
+        "documentation it rests on), a failing and a passing example from the corpus, and "
+        "how to fix a failure. Reports link each rule to its page.",
+        "",
+        "Generated from `conformance/catalogue.py` by `python -m conformance.docgen docs/rules`.",
+        "",
+        "| rule | level | statement |",
+        "|---|---|---|",
+    ]
+    for rule in RULES:
+        levels = "/".join(sorted({rule.level, *filter(None, rule.profile_levels.values())}))
+        statement = rule.statement.replace("|", "\\|")
+        lines.append(
+            f"| [`{rule.code}`]({_from_rules(page_path(rule.code))}) | {levels} | {statement} |"
+        )
+    families = ", ".join(f"[{family}]({family}.md)" for family in FAMILIES)
+    lines += ["", f"By family: {families}.", ""]
+    return "\n".join(lines)
+
+
+def pages(examples: dict[str, Any] | None = None) -> dict[str, str]:
+    """Every page, by its path relative to docs/rules/."""
+    examples = load_examples() if examples is None else examples
+    found = {"README.md": render_index()}
+    found.update({f"{family}.md": render_family(family) for family in FAMILIES})
+    for rule in RULES:
+        found[_from_rules(page_path(rule.code))] = render_rule_page(rule, examples)
+    return found
+
+
 def write_all(folder: Path) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for family in FAMILIES:
-        path = folder / f"{family}.md"
-        path.write_text(render_family(family), encoding="utf-8")
+    for name, text in pages().items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
         written.append(path)
     return written
 

@@ -2,7 +2,7 @@
 
 1. case id and rule code; 2. the rule in one sentence; 3. the minimal
 structural diff at a JSON path, long strings shortened; 4. the nearest
-explanation; 5. the next step: the baseline line and the rule's docs anchor.
+explanation; 5. the next step: the baseline line and the absolute URL of the rule's page.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from conformance.catalogue import RULES_BY_CODE
 from conformance.findings import Finding
 from harness.engine.verdicts import Verdict
 from harness.redaction import redact
+from harness.rule_links import rule_url
 
 MAX_DIFF_LINES = 12
 MAX_VALUE_CHARS = 80
@@ -100,5 +101,5 @@ def explain(verdict: Verdict) -> str:
             f"  Next: fix the converter, or list it in a baseline file: "
             f"{baseline_line(verdict)}  # reason"
         )
-        lines.append(f"  Docs: {rule.docs_link}")
+        lines.append(f"  Docs: {rule_url(rule.code)}")
     return "\n".join(lines)

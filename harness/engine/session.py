@@ -85,6 +85,7 @@ def _check_rule_glob(pattern: str) -> None:
     keep no verdict, and a run judging nothing must not read as a pass."""
     from conformance.catalogue import RULES_BY_CODE
     from harness.corpus.vocabulary import closest
+    from harness.rule_links import rules_index_url
 
     if any(fnmatch.fnmatchcase(code, pattern) for code in RULES_BY_CODE):
         return
@@ -92,7 +93,7 @@ def _check_rule_glob(pattern: str) -> None:
     raise SelectionError(
         f"rule:{pattern} matches no rule",
         hint=(f"did you mean: {', '.join(near)}? " if near else "")
-        + "rule codes look like schema.request or pairing.*: see docs/rules/",
+        + f"rule codes look like schema.request or pairing.*: see {rules_index_url()}",
     )
 
 

@@ -28,6 +28,7 @@ from harness.reports.summary import (
     status,
     worst,
 )
+from harness.rule_links import rule_url
 
 MAX_ROWS = 5_000  # failing rows shown; the results JSON holds the rest
 FINDINGS_IN_EXPLANATION = 5  # explain() shows this many findings itself
@@ -71,6 +72,13 @@ def render_html(document: Record) -> str:
 def anchor(kind: str, name: str) -> str:
     """An element id for a family or rule, safe in a URL fragment."""
     return f"{kind}-" + re.sub(r"[^A-Za-z0-9_.-]", "-", name)
+
+
+def rule_link(rule: str) -> str:
+    """The rule's code, linked to its page by absolute URL (the report travels)."""
+    url = rule_url(rule)
+    name = f"<code>{escape(rule)}</code>"
+    return f'<a class="rule" href="{escape(url)}">{name}</a>' if url else name
 
 
 def _header(document: Record) -> str:
@@ -140,7 +148,7 @@ def _exercised(document: Record) -> str:
     rows = document_rule_totals(document)
     head = "".join(f'<th scope="col">{escape(c)}</th>' for c in RULE_COLUMNS)
     body = "\n".join(
-        f'<tr><th scope="row">{escape(rule)}</th>'
+        f'<tr><th scope="row">{rule_link(rule)}</th>'
         + "".join(f"<td>{row.get(c, 0)}</td>" for c in RULE_COLUMNS)
         + "</tr>"
         for rule, row in rows.items()
@@ -190,8 +198,7 @@ def _failures(rows: Sequence[Record]) -> str:
         )
         for rule in sorted(rules, key=lambda r: (-len(rules[r]), r)):
             parts.append(
-                f'<h4 id="{anchor("rule", rule)}"><code>{escape(rule)}</code> · '
-                f"{len(rules[rule])}</h4>"
+                f'<h4 id="{anchor("rule", rule)}">{rule_link(rule)} · {len(rules[rule])}</h4>'
             )
             parts.extend(_row(record) for record in rules[rule])
         parts.append("</section>")

@@ -1,10 +1,11 @@
 """JUnit XML: one testcase per case × rule, for CI test-report viewers.
 
 ``classname`` is the case id and ``name`` the rule code, so viewers group by
-case; a failure's ``message`` starts with the rule code and its text is the
-five-part explanation. Outcomes map as pytest maps them: ``fail`` and
-``stale`` are failures, ``error`` an error, ``xfail`` and ``unsupported``
-skipped, ``warn`` (a SHOULD) a pass with the explanation in system-out.
+case; a failure's ``message`` starts with the rule code and ends with the
+absolute URL of the rule's page, and its text is the five-part explanation.
+Outcomes map as pytest maps them: ``fail`` and ``stale`` are failures,
+``error`` an error, ``xfail`` and ``unsupported`` skipped, ``warn`` (a
+SHOULD) a pass with the explanation in system-out.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from harness.reports.summary import Record, adapter_label
+from harness.rule_links import rule_url
 
 # Characters XML 1.0 cannot carry at all, even escaped: they are shown as \xNN.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -61,6 +63,9 @@ def _testcase(suite: ET.Element, verdict: Record) -> None:
     rule = verdict["rule"]
     explanation = verdict.get("explanation") or verdict["message"]
     message = f"{rule}: {verdict['message']}" if verdict["message"] else rule
+    url = rule_url(rule)
+    if url:  # viewers show the message first: the rule's page one click away
+        message = f"{message} (rule page: {url})"
     if outcome in ("fail", "stale"):
         kind = rule if outcome == "fail" else "stale-baseline"
         element = ET.SubElement(case, "failure", _attrs(message=message, type=kind))

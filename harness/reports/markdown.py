@@ -27,6 +27,7 @@ from harness.reports.summary import (
     problems,
     status,
 )
+from harness.rule_links import rule_url
 
 DEFAULT_MAX_BYTES = 400_000
 MAX_ITEM_CHARS = 4_000  # one explanation never eats the budget
@@ -69,6 +70,12 @@ def code(text: str) -> str:
     fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
     pad = " " if fence != "`" else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def rule_link(rule: str) -> str:
+    """The rule's code as a link to its page (absolute: a summary travels)."""
+    url = rule_url(rule)
+    return f"[{code(rule)}]({url})" if url else code(rule)
 
 
 def fenced(text: str) -> str:
@@ -134,7 +141,7 @@ def _rule_table(records: Sequence[Record]) -> str:
         counts = Counter(r["outcome"] for r in group)
         levels = "/".join(sorted({str(r.get("level") or "-") for r in group}))
         cells = " | ".join(str(counts.get(o, 0)) for o in ("fail", "error", "stale", "warn"))
-        lines.append(f"| {code(rule)} | {levels} | {cells} |")
+        lines.append(f"| {rule_link(rule)} | {levels} | {cells} |")
     if len(groups) > MAX_RULE_ROWS:
         lines.append(f"| … {len(groups) - MAX_RULE_ROWS} more rules | | | | | |")
     return "\n".join(lines) + "\n\n"
@@ -155,7 +162,7 @@ def _exercised_table(document: Record) -> str:
         "|---|" + "---:|" * len(RULE_COLUMNS),
     ]
     lines += [
-        f"| {code(rule)} | " + " | ".join(str(row.get(c, 0)) for c in RULE_COLUMNS) + " |"
+        f"| {rule_link(rule)} | " + " | ".join(str(row.get(c, 0)) for c in RULE_COLUMNS) + " |"
         for rule, row in rows.items()
     ]
     return "\n".join(lines) + "\n\n"
@@ -169,7 +176,7 @@ def _sections(out: _Budget, title: str, records: Sequence[Record]) -> int:
     for rule, group in group_by_rule(records):
         counts = Counter(r["outcome"] for r in group)
         summary = ", ".join(f"{n} {o}" for o, n in counts.most_common())
-        if not out.add(f"#### {code(rule)} ({summary})\n\n"):
+        if not out.add(f"#### {code(rule)} ({summary})\n\n{_rule_line(rule)}"):
             return written
         for record in group:
             if not out.add(_item(record)):
@@ -177,6 +184,11 @@ def _sections(out: _Budget, title: str, records: Sequence[Record]) -> int:
             written += 1
         out.add("\n")
     return written
+
+
+def _rule_line(rule: str) -> str:
+    url = rule_url(rule)
+    return f"Rule page: [{code(rule)}]({url})\n\n" if url else ""
 
 
 def _item(record: Record) -> str:

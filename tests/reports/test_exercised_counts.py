@@ -14,6 +14,7 @@ from harness.reports.html_report import render_html
 from harness.reports.load import results_schema
 from harness.reports.markdown import render_markdown
 from harness.reports.summary import document_rule_totals, exercised_line, rule_totals
+from harness.rule_links import rule_url
 from tests.reports.factory import document, verdict
 
 
@@ -63,7 +64,8 @@ def test_a_document_written_before_the_counts_still_validates_and_renders() -> N
             "stale": 0,
         }
     }  # the pseudo-rule `convert` is about the adapter, not a rule
-    assert "| `pairing.id_changed` | 2 | 1 | 1 | 0 | 0 | 0 |" in render_markdown(old)
+    link = f"[`pairing.id_changed`]({rule_url('pairing.id_changed')})"
+    assert f"| {link} | 2 | 1 | 1 | 0 | 0 | 0 |" in render_markdown(old)
     assert '<section id="exercised">' in render_html(old)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from junitparser import Error, Failure, JUnitXml, Skipped
 
 from harness.reports.junit import render_junit, xml_safe
+from harness.rule_links import rule_url
 from tests.reports.factory import document, mixed_document, verdict
 
 
@@ -34,7 +35,9 @@ def test_one_testcase_per_case_and_rule_with_outcomes_mapped(tmp_path: Path) -> 
     assert passed.is_passed
     (failure,) = cases[("single/weather", "fidelity.arguments")].result
     assert isinstance(failure, Failure)
-    assert failure.message == "fidelity.arguments: argument city changed"
+    assert failure.message == (
+        f"fidelity.arguments: argument city changed (rule page: {rule_url('fidelity.arguments')})"
+    )
     assert failure.type == "fidelity.arguments"
     assert "expected 'Paris', got 'Pari'" in failure.text
     (error,) = cases[("stream/one", "convert")].result
