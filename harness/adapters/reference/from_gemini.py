@@ -3,6 +3,8 @@
 
 Requests:
 
+* the model is the one the request's URL names (``Conversation.model``: the
+  engine gives it as the body's ``model``);
 * ``systemInstruction`` text parts become the top-level ``system``;
 * ``model`` turns are assistant turns: text, then ``tool_use`` blocks whose
   ``input`` is the ``args`` object; thought parts are not sent (another
@@ -16,8 +18,8 @@ Requests:
   by id, else by name and order; the call's ``thoughtSignature`` rides in the
   id);
 * ``inlineData`` images and PDFs become ``image`` / ``document`` blocks;
-* tools: function declarations with their schema as JSON Schema
-  (``gemini_schema.py``); built-in tools (``googleSearch``...) are declined;
+* tools: function declarations with their schema as JSON Schema (the
+  codec reads ``parameters`` as JSON Schema); built-in tools (``googleSearch``...) are declined;
 * ``functionCallingConfig``: AUTO/VALIDATED -> auto, ANY -> any, ANY with one
   allowed name -> tool, NONE -> none; ANY restricted to several names has no
   Anthropic form and is declined;
@@ -41,7 +43,6 @@ from typing import Any
 from harness.adapters.base import UnsupportedConversion
 from harness.adapters.reference.errors import ConversionError
 from harness.adapters.reference.gemini_ids import generated_id, join_id
-from harness.adapters.reference.gemini_schema import openapi_to_json_schema
 from harness.adapters.reference.ids import to_anthropic_id
 from harness.adapters.reference.params import DEFAULT_MAX_TOKENS, MIN_THINKING_BUDGET
 from harness.adapters.reference.tools import EMPTY_INPUT_SCHEMA
@@ -199,12 +200,11 @@ def tools_from_gemini(tools: Sequence[ToolDef] | None) -> tuple[ToolDef, ...] | 
                 f"tools[{position}] is Gemini's built-in {tool.kind!r} tool, which has no "
                 "equivalent outside gemini"
             )
-        schema = openapi_to_json_schema(tool.parameters) if "parameters" in tool.extra else None
         out.append(
             ToolDef(
                 name=tool.name,
                 description=tool.description,
-                parameters=schema or tool.parameters or EMPTY_INPUT_SCHEMA,
+                parameters=tool.parameters or EMPTY_INPUT_SCHEMA,
             )
         )
     return tuple(out)
@@ -275,6 +275,7 @@ def conversation_from_gemini(conversation: Conversation, require_max: bool = Tru
     return Conversation(
         dialect=ANTHROPIC_MESSAGES,
         turns=_merge(turns),
+        model=conversation.model,
         system=tuple(TextBlock(b.text) for b in system if isinstance(b, TextBlock)),
         system_form=system_form,
         tools=tools_from_gemini(conversation.tools),

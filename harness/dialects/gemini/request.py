@@ -7,8 +7,11 @@ Named: ``contents`` (turns), ``systemInstruction`` (its parts are
 Everything else (``generationConfig`` with ``stopSequences``,
 ``maxOutputTokens``, ``thinkingConfig``; ``safetySettings``,
 ``cachedContent``...) goes to ``Conversation.extra`` unchanged. The model
-is in the URL path, not the body, so ``Conversation.model`` is ``None``;
-whether the call streams is in the URL too (``stream`` is ``None``).
+is in the URL path, not the body: ``Conversation.model`` is ``None`` unless
+the body has a ``model`` key (toolwire's engine adds the URL's model there
+for converters; it stays in ``extra`` too, so the body round-trips, and a
+request built by code never writes it). Whether the call streams is in the
+URL too (``stream`` is ``None``).
 See https://ai.google.dev/api/generate-content#request-body.
 """
 
@@ -57,8 +60,10 @@ def parse_request(payload: Any) -> Conversation:
         if rest_config or tool_choice is None:
             extra["toolConfig"] = rest_config
     tools_value = body.get("tools")
+    model = body.get("model")
     return Conversation(
         dialect=GEMINI,
+        model=model.removeprefix("models/") if isinstance(model, str) else None,
         turns=tuple(parse_content(c, join("contents", i)) for i, c in enumerate(contents)),
         system=system,
         system_form="blocks" if system_form == "blocks" else "absent",

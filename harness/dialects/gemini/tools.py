@@ -4,9 +4,9 @@
 (``{name, description?, parameters? | parametersJsonSchema?, response?...}``)
 or one built-in tool (``googleSearch``, ``codeExecution``, ``urlContext``...).
 ``parameters`` is Gemini's OpenAPI 3.0 Schema subset; ``parametersJsonSchema``
-(mutually exclusive with it) takes JSON Schema. Both land in
-``ToolDef.parameters``; the key it came under stays in ``ToolDef.extra`` (with
-the same value) so that rendering writes it back under that key. A
+(mutually exclusive with it) takes JSON Schema. ``ToolDef.parameters`` holds
+the JSON Schema meaning (``schema.py`` reads an OpenAPI one); the key and
+value as carried stay in ``ToolDef.extra``, so rendering writes them back. A
 declaration built by code is written under ``parametersJsonSchema``, which
 takes a JSON Schema as other dialects carry it.
 See https://ai.google.dev/api/caching#Tool and
@@ -35,6 +35,7 @@ from harness.dialects.gemini._shape import (
     put,
     split_extra,
 )
+from harness.dialects.gemini.schema import openapi_to_json_schema
 from harness.errors import WireFormatError
 from harness.model import ToolChoice, ToolDef
 
@@ -80,6 +81,8 @@ def _parse_declaration(raw: Any, path: str) -> ToolDef:
             f"`{present[0]}` must be a schema object",
             hint='use {"type": "object", "properties": {...}}',
         )
+    if present and present[0] == "parameters":
+        schema = openapi_to_json_schema(schema)
     return ToolDef(
         name=optional_str(declaration, "name", path),
         description=optional_str(declaration, "description", path),
@@ -108,7 +111,7 @@ def _render_declaration(tool: ToolDef) -> dict[str, Any]:
     put(out, "name", tool.name)
     put(out, "description", tool.description)
     kept = [key for key in SCHEMA_KEYS if key in tool.extra]
-    same = [key for key in kept if tool.extra[key] == tool.parameters]
+    same = [key for key in kept if _reading(key, tool.extra[key]) == tool.parameters]
     if tool.parameters is not None and not same:
         out[DEFAULT_SCHEMA_KEY] = tool.parameters
     for key, value in tool.extra.items():
@@ -117,6 +120,10 @@ def _render_declaration(tool: ToolDef) -> dict[str, Any]:
         if key not in out:
             out[key] = value
     return out
+
+
+def _reading(key: str, value: Any) -> Any:
+    return openapi_to_json_schema(value) if key == "parameters" else value
 
 
 def parse_tool_config(value: Any, path: str) -> tuple[ToolChoice | None, dict[str, Any]]:

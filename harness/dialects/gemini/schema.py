@@ -1,4 +1,5 @@
-"""Gemini's OpenAPI ``parameters`` schemas read as JSON Schema.
+"""Gemini's OpenAPI ``parameters`` schemas read as JSON Schema (what
+``ToolDef.parameters`` holds for them, so that rules compare meanings).
 
 ``functionDeclarations[].parameters`` takes Gemini's Schema object, a subset
 of OpenAPI 3.0 (https://ai.google.dev/api/caching#Schema): ``type`` is an
@@ -7,8 +8,8 @@ too), and ``nullable: true`` says null is allowed. As JSON Schema, for
 Anthropic ``input_schema`` and OpenAI ``parameters``: types in lower case,
 ``nullable: true`` folded into ``type: [t, "null"]``; every other keyword
 (``format``, ``enum``, ``required``, ``minItems``, ``anyOf``,
-``propertyOrdering``...) kept as it is. The other way no change is needed:
-the reference writes ``parametersJsonSchema``, which takes JSON Schema.
+``propertyOrdering``...) kept as it is. ``parametersJsonSchema`` is JSON
+Schema already.
 """
 
 from __future__ import annotations
