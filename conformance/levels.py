@@ -130,6 +130,11 @@ MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
         ),
     ),
     "pairing.id_pattern": (
+        _doc(
+            "https://ai.google.dev/api/caching#FunctionDeclaration",
+            "Gemini function names: a-z, A-Z, 0-9, underscores, colons, dots and dashes, "
+            "64 at most",
+        ),
         _doc(ANTHROPIC_DOCS, "tool names match ^[a-zA-Z0-9_-]{1,64}$ (64 characters at most)"),
         _doc(OPENAI_DOCS, "function names: a-z, A-Z, 0-9, underscores and dashes, 64 at most"),
         _rejected(

@@ -31,6 +31,9 @@ from harness.model import GEMINI, Conversation, Response, ToolCall, ToolResult
 ANTHROPIC_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+# Gemini function names: a-z, A-Z, 0-9, underscores, colons, dots and dashes,
+# 64 at most (https://ai.google.dev/api/caching#FunctionDeclaration).
+GEMINI_NAME = re.compile(r"^[a-zA-Z0-9_:.-]{1,64}$")
 
 
 # Four checks per payload read the calls with their paths: built once (conformance.memo).
@@ -288,6 +291,8 @@ def check_id_pattern(payload: Conversation | Response) -> list[Finding]:
     found = []
     dialect = payload.dialect
     name_pattern = ANTHROPIC_NAME if dialect == "anthropic-messages" else OPENAI_NAME
+    if dialect == GEMINI:
+        name_pattern = GEMINI_NAME
     for call, path in _calls_of(payload):
         if dialect == "anthropic-messages" and call.id and not ANTHROPIC_ID.match(call.id):
             found.append(

@@ -202,3 +202,13 @@ VARIANTS: tuple[type[VariantAdapter], ...] = (
     RequiredEmptyAdded,
     EmptyStopAdded,
 )
+
+
+def _with_gemini() -> tuple[type[VariantAdapter], ...]:
+    # Imported here: variants_gemini builds on VariantAdapter above.
+    from tests.selftest.variants_gemini import GeminiExplicitIds, GeminiSignatureUrlSafe
+
+    return (*VARIANTS, GeminiSignatureUrlSafe, GeminiExplicitIds)
+
+
+VARIANTS = _with_gemini()

@@ -20,7 +20,8 @@ Requests:
 * ``inlineData`` images and PDFs become ``image`` / ``document`` blocks;
 * tools: function declarations with their schema as JSON Schema (the
   codec reads ``parameters`` as JSON Schema); built-in tools (``googleSearch``...) are declined;
-* ``functionCallingConfig``: AUTO/VALIDATED -> auto, ANY -> any, ANY with one
+* ``functionCallingConfig``: AUTO -> auto, VALIDATED -> auto with every
+  function ``strict`` (the codec reads it so), ANY -> any, ANY with one
   allowed name -> tool, NONE -> none; ANY restricted to several names has no
   Anthropic form and is declined;
 * ``generationConfig``: ``maxOutputTokens`` -> ``max_tokens`` (default 4096,
@@ -205,6 +206,7 @@ def tools_from_gemini(tools: Sequence[ToolDef] | None) -> tuple[ToolDef, ...] | 
                 name=tool.name,
                 description=tool.description,
                 parameters=tool.parameters or EMPTY_INPUT_SCHEMA,
+                strict=tool.strict,
             )
         )
     return tuple(out)

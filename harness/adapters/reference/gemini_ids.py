@@ -25,8 +25,14 @@ from __future__ import annotations
 
 import re
 
-GENERATED_PREFIX = "gm_"
-SIGNATURE_SEPARATOR = "__thought__"
+from conformance.conventions import (
+    GEMINI_GENERATED_ID_PREFIX as GENERATED_PREFIX,
+)
+from conformance.conventions import (
+    GEMINI_SIGNATURE_SEPARATOR as SIGNATURE_SEPARATOR,
+)
+from conformance.conventions import split_gemini_id as split_id
+
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
@@ -38,12 +44,4 @@ def join_id(call_id: str, signature: str | None) -> str:
     return call_id if not signature else f"{call_id}{SIGNATURE_SEPARATOR}{signature}"
 
 
-def split_id(value: str | None) -> tuple[str | None, str | None]:
-    """``(gemini id or None, signature or None)`` of an id written by ``join_id``."""
-    if value is None:
-        return None, None
-    base, separator, signature = value.partition(SIGNATURE_SEPARATOR)
-    call_id: str | None = base
-    if base.startswith(GENERATED_PREFIX):
-        call_id = None
-    return call_id, (signature if separator and signature else None)
+__all__ = ["GENERATED_PREFIX", "SIGNATURE_SEPARATOR", "generated_id", "join_id", "split_id"]

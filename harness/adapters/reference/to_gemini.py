@@ -18,9 +18,14 @@ Requests:
 * tools become one Tool object of ``functionDeclarations`` whose schema is
   written under ``parametersJsonSchema`` (JSON Schema as given); server tools
   are declined;
+* strict tools (all of them, tool choice auto) -> mode VALIDATED, which
+  constrains calls to their schemas; strict tools mixed with others, or with
+  a forced call, are declined; tool names outside Gemini's
+  ``^[a-zA-Z0-9_:.-]{1,64}$`` are declined;
 * tool choice: auto -> AUTO, any -> ANY, tool -> ANY with
-  ``allowedFunctionNames: [name]``, none -> NONE; ``disable_parallel_tool_use``
-  has no Gemini switch and is dropped;
+  ``allowedFunctionNames: [name]``, none -> NONE; parallel calls disabled
+  (``parallel_tool_calls: false``, ``disable_parallel_tool_use``) have no
+  Gemini switch: such a request is declined (``UnsupportedConversion``);
 * ``max_tokens`` -> ``generationConfig.maxOutputTokens``, ``stop_sequences``
   -> ``stopSequences``, ``temperature``, ``top_p`` -> ``topP``, ``top_k`` ->
   ``topK``; ``thinking`` enabled -> ``thinkingConfig.thinkingBudget``.
@@ -34,6 +39,7 @@ SAFETY; usage ``input_tokens`` -> ``promptTokenCount``, ``output_tokens`` ->
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -124,10 +130,34 @@ def _tools(tools: tuple[ToolDef, ...] | None) -> tuple[ToolDef, ...] | None:
     return tuple(out)
 
 
-def _choice(choice: ToolChoice | None) -> ToolChoice | None:
-    if choice is None or (choice.mode == "auto" and choice.name is None and choice.raw is None):
-        return None if choice is None else ToolChoice(mode="auto")
+def _choice(choice: ToolChoice | None, tools: tuple[ToolDef, ...] | None) -> ToolChoice | None:
+    strict = [tool.strict is True for tool in tools or ()]
+    if any(strict):
+        if not all(strict) or (choice is not None and choice.mode != "auto"):
+            raise UnsupportedConversion(
+                "strict tools: Gemini constrains calls to their schemas only with "
+                "functionCallingConfig mode VALIDATED, which applies to every function and "
+                "lets the model answer in text too; this request mixes strict and other tools "
+                "or forces a call"
+            )
+        return ToolChoice(mode="auto", raw={"mode": "VALIDATED"})
+    if choice is None:
+        return None
     return ToolChoice(mode=choice.mode, name=choice.name if choice.mode == "tool" else None)
+
+
+# Gemini function names (https://ai.google.dev/api/caching#FunctionDeclaration).
+_GEMINI_NAME = re.compile(r"^[a-zA-Z0-9_:.-]{1,64}$")
+
+
+def _check_names(names: list[str | None]) -> None:
+    for name in names:
+        if name is not None and not _GEMINI_NAME.match(name):
+            raise UnsupportedConversion(
+                f"tool name {name[:40]!r}{'...' if len(name) > 40 else ''} ({len(name)} "
+                "characters) cannot be expressed in gemini, whose function names match "
+                "^[a-zA-Z0-9_:.-]{1,64}$; renaming it would change the tool"
+            )
 
 
 def _params(extra: Mapping[str, Any]) -> dict[str, Any]:
@@ -151,9 +181,26 @@ def _params(extra: Mapping[str, Any]) -> dict[str, Any]:
     return {"generationConfig": config} if config else {}
 
 
+def _check_parallel(conversation: Conversation) -> None:
+    choice = conversation.tool_choice
+    disabled = conversation.parallel_tool_calls is False or (
+        choice is not None and choice.disable_parallel is True and choice.mode != "none"
+    )
+    if disabled and conversation.tools:
+        raise UnsupportedConversion(
+            "parallel tool calls are disabled in the source; Gemini has no switch for that "
+            "(functionCallingConfig only chooses the mode), so the model could call in parallel"
+        )
+
+
 def conversation_to_gemini(conversation: Conversation) -> Conversation:
     if any(not isinstance(b, TextBlock) for b in conversation.system):
         raise ConversionError("system: only text blocks can become a systemInstruction")
+    _check_parallel(conversation)
+    _check_names(
+        [tool.name for tool in conversation.tools or ()]
+        + [call.name for turn in conversation.turns for call in turn.tool_calls]
+    )
     names: dict[str | None, str | None] = {}
     turns = []
     for index, turn in enumerate(conversation.turns):
@@ -169,7 +216,7 @@ def conversation_to_gemini(conversation: Conversation) -> Conversation:
         system=tuple(b for b in system if b.text),
         system_form="blocks" if any(b.text for b in system) else "absent",
         tools=_tools(conversation.tools),
-        tool_choice=_choice(conversation.tool_choice),
+        tool_choice=_choice(conversation.tool_choice, conversation.tools),
         extra=_params(conversation.extra),
     )
 
@@ -187,6 +234,7 @@ _FINISH = {
 
 def response_to_gemini(response: Response) -> Response:
     choice = response.choices[0]
+    _check_names([call.name for call in choice.message.tool_calls])
     blocks: list[Block] = []
     names: dict[str | None, str | None] = {}
     for block in choice.message.blocks:

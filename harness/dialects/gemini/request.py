@@ -4,19 +4,23 @@
 Named: ``contents`` (turns), ``systemInstruction`` (its parts are
 ``Conversation.system``; the rest of the object, such as a ``role``, stays in
 ``extra["systemInstruction"]``), ``tools`` and ``toolConfig`` (``tools.py``).
-Everything else (``generationConfig`` with ``stopSequences``,
-``maxOutputTokens``, ``thinkingConfig``; ``safetySettings``,
-``cachedContent``...) goes to ``Conversation.extra`` unchanged. The model
-is in the URL path, not the body: ``Conversation.model`` is ``None`` unless
-the body has a ``model`` key (toolwire's engine adds the URL's model there
-for converters; it stays in ``extra`` too, so the body round-trips, and a
-request built by code never writes it). Whether the call streams is in the
-URL too (``stream`` is ``None``).
+``functionCallingConfig.mode: VALIDATED`` constrains every call to its
+schema: the function tools read as ``strict``. Everything else
+(``generationConfig`` with ``stopSequences``, ``maxOutputTokens``,
+``thinkingConfig``; ``safetySettings``, ``cachedContent``...) goes to
+``Conversation.extra`` unchanged.
+
+The model is in the URL path, not the body: ``Conversation.model`` is
+``None`` unless the body has a ``model`` key (toolwire's engine adds the
+URL's model there for converters; it stays in ``extra`` too, so the body
+round-trips, and a request built by code never writes it). Whether the call
+streams is in the URL too (``stream`` is ``None``).
 See https://ai.google.dev/api/generate-content#request-body.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from harness.dialects.gemini._shape import expect_list, expect_object, join
@@ -28,7 +32,7 @@ from harness.dialects.gemini.tools import (
     render_tools,
 )
 from harness.errors import WireFormatError
-from harness.model import GEMINI, Conversation
+from harness.model import GEMINI, Conversation, ToolChoice
 
 _NAMED = frozenset(("contents", "systemInstruction", "tools", "toolConfig"))
 SYSTEM = "systemInstruction"
@@ -60,6 +64,10 @@ def parse_request(payload: Any) -> Conversation:
         if rest_config or tool_choice is None:
             extra["toolConfig"] = rest_config
     tools_value = body.get("tools")
+    tools = None if tools_value is None else parse_tools(tools_value, "tools")
+    if tools is not None and _validated(tool_choice):
+        # VALIDATED constrains every function call to its schema: strict tools.
+        tools = tuple(replace(t, strict=True) if t.kind == "function" else t for t in tools)
     model = body.get("model")
     return Conversation(
         dialect=GEMINI,
@@ -67,10 +75,15 @@ def parse_request(payload: Any) -> Conversation:
         turns=tuple(parse_content(c, join("contents", i)) for i, c in enumerate(contents)),
         system=system,
         system_form="blocks" if system_form == "blocks" else "absent",
-        tools=None if tools_value is None else parse_tools(tools_value, "tools"),
+        tools=tools,
         tool_choice=tool_choice,
         extra=extra,
     )
+
+
+def _validated(choice: ToolChoice | None) -> bool:
+    raw = choice.raw if choice is not None else None
+    return isinstance(raw, dict) and raw.get("mode") == "VALIDATED"
 
 
 def render_request(conversation: Conversation) -> dict[str, Any]:
