@@ -27,6 +27,8 @@ class GeminiGhostResponse(BrokenAdapter):
     defect = "sends Gemini a functionResponse for a call it filtered out of the model turn"
     damaged = REQUESTS_TO_GEMINI
     shows_on = ("single-tool/weather-openai", "parallel/two-cities-anthropic")
+    # The trip back would carry the ghost into the other dialect, under other codes.
+    no_round_trip = True
 
     def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
         for content in output["contents"]:
@@ -44,9 +46,12 @@ class GeminiFirstResponseOnly(BrokenAdapter):
     defect = "keeps only the first functionResponse of each user turn sent to Gemini"
     damaged = REQUESTS_TO_GEMINI
     shows_on = ("parallel/two-cities-openai", "parallel/two-cities-anthropic")
+    no_round_trip = True
 
     def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
-        for content in output["contents"]:
+        answered = [c for c in output["contents"] if len(function_responses(c)) > 1]
+        if answered:  # the last turn answering several calls keeps only its first answer
+            content = answered[-1]
             for extra in function_responses(content)[1:]:
                 content["parts"].remove(extra)
         return output

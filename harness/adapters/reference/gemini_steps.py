@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from harness.adapters.reference import from_gemini, to_anthropic, to_gemini, to_openai
-from harness.adapters.reference.gemini_ids import split_id
-from harness.adapters.reference.ids import from_anthropic_id
+from harness.adapters.reference.gemini_ids import join_id, split_id
+from harness.adapters.reference.ids import from_anthropic_id, to_anthropic_id
 from harness.dialects import get_codec
 from harness.model import (
     ANTHROPIC_MESSAGES,
@@ -51,38 +51,43 @@ def response_step(source: str, target: str) -> Callable[[Response], Response]:
     return lambda r: to_gemini.response_to_gemini(to_anthropic.response_to_anthropic(r))
 
 
-def _ids(parsed: Conversation | Response) -> list[str | None]:
+def _blocks(parsed: Conversation | Response) -> list[object]:
     if isinstance(parsed, Conversation):
-        blocks = [b for turn in parsed.turns for b in turn.blocks]
-    else:
-        blocks = [b for choice in parsed.choices for b in choice.message.blocks]
-    ids = [b.id for b in blocks if isinstance(b, ToolCall)]
-    return ids + [b.call_id for b in blocks if isinstance(b, ToolResult)]
+        return [b for turn in parsed.turns for b in turn.blocks]
+    return [b for choice in parsed.choices for b in choice.message.blocks]
 
 
 def id_mapping(
     adapter: ReferenceAdapter, payload: Any, kind: PayloadKind, source: str, target: str
 ) -> dict[str, str]:
-    """Source id -> output id for the ids that change: Gemini ids that gain a
-    carried signature, and carried ids that lose it on the way back."""
-    output = adapter.convert(payload, kind, source, target)
-    codec = get_codec(target)
-    # Streams: both sides read through the adapter's own event handling.
+    """Source id -> output id for the ids the conversion changes, read from the
+    source alone: a Gemini id gains its call's signature (and, toward
+    Anthropic, the ``twid_`` encoding); toward Gemini a carried id loses them."""
     if kind == "request":
-        out_parsed: Conversation | Response = codec.parse_request(output)
-        in_parsed: Conversation | Response = get_codec(source).parse_request(payload)
+        parsed: Conversation | Response = get_codec(source).parse_request(payload)
     elif kind == "response":
-        out_parsed, in_parsed = (
-            codec.parse_response(output),
-            get_codec(source).parse_response(payload),
-        )
+        parsed = adapter._parse_response(payload, source)
     else:
-        return {}
+        parsed = adapter._parse_stream(payload, source).response
+    blocks = _blocks(parsed)
     mapping: dict[str, str] = {}
-    for before, after in zip(_ids(in_parsed), _ids(out_parsed), strict=False):
-        if before and after and before != after:
-            mapping[before] = after
+    if source == GEMINI:
+        signatures = {b.id: b.signature for b in blocks if isinstance(b, ToolCall) and b.id}
+        for call_id, signature in signatures.items():
+            joined = join_id(call_id, signature)
+            out = to_anthropic_id(joined) if target == ANTHROPIC_MESSAGES else joined
+            if out and out != call_id:
+                mapping[call_id] = out
+        return mapping
+    ids = [b.id for b in blocks if isinstance(b, ToolCall)]
+    ids += [b.call_id for b in blocks if isinstance(b, ToolResult)]
+    for value in ids:
+        if not value:
+            continue
+        gemini_id, _ = split_id(from_anthropic_id(value))
+        if gemini_id and gemini_id != value:
+            mapping[value] = gemini_id
     return mapping
 
 
-__all__ = ["from_anthropic_id", "id_mapping", "request_step", "response_step", "split_id"]
+__all__ = ["id_mapping", "request_step", "response_step"]
