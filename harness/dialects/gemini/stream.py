@@ -112,7 +112,9 @@ class _Reassembler:
                 position,
             )
         for key, value in candidate.items():
-            if key == "content" and isinstance(value, Mapping):
+            if key == "content" and not isinstance(value, Mapping):
+                self.note("invalid_chunk", f"candidate {index}: `content` is no object", position)
+            elif key == "content":
                 merged = state.setdefault("content", {})
                 for inner, item in value.items():
                     if inner != "parts":
