@@ -104,7 +104,7 @@ def endpoint_url(base_url: str, dialect: str, model: str = "", stream: bool = Fa
             hint="e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1",
         )
     if dialect == GEMINI:
-        return gemini_endpoint(base_url, model or "MODEL", stream)
+        return gemini_endpoint(base_url, model or "{model}", stream)
     path = parts.path.rstrip("/")
     if dialect == ANTHROPIC_MESSAGES:
         if not path.endswith("/messages"):
