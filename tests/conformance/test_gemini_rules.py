@@ -114,3 +114,19 @@ def test_lint_on_the_recorded_conversation_and_a_client_that_drops_the_signature
     assert dropped != text
     codes = [(v.code, v.level) for v in lint_report(dropped, "case").violations]
     assert ("replay.assistant_altered", "MUST") in codes
+
+
+def test_gemini_stream_grammar_is_judged_but_a_missing_finish_reason_is_not() -> None:
+    import json as _json
+
+    from harness.engine.lint import lint_text
+
+    events = [{"event": None, "data": chunk} for chunk in fx.TEXT_STREAM]
+    assert lint_text(_json.dumps(events), "ok", dialect=GEMINI) == []
+    broken = copy.deepcopy(events)
+    broken.insert(1, {"event": None, "data": "{not json"})
+    codes = {v.code for v in lint_text(_json.dumps(broken), "bad", dialect=GEMINI)}
+    assert "stream.event_order" in codes
+    unfinished = copy.deepcopy(events)
+    del unfinished[-1]["data"]["candidates"][0]["finishReason"]
+    assert lint_text(_json.dumps(unfinished), "unfinished", dialect=GEMINI) == []

@@ -80,3 +80,17 @@ class GeminiSignatureDropped(BrokenAdapter):
             for part in content.get("parts") or ():
                 part.pop("thoughtSignature", None)
         return output
+
+
+class GeminiStreamChunkCut(BrokenAdapter):
+    breaks = "stream.event_order"
+    defect = "writes a Gemini stream chunk whose candidates are not an array"
+    damaged: frozenset[Triple] = frozenset(
+        {("stream", OPENAI, GEMINI), ("stream", ANTHROPIC, GEMINI)}
+    )
+    shows_on = ("streaming/parallel-openai", "streaming/parallel-anthropic")
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        # An extra chunk between the real ones: what they carry is unchanged.
+        output.insert(1, {"event": None, "data": {"candidates": {"index": 0}}})
+        return output
