@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from conformance.pairing import check_orphan_result, check_unanswered_call
 from conformance.reasoning_gemini import check_call_signature_lost
 from conformance.registry import ROUNDTRIP_CHECKS
 from harness.dialects import get_codec
-from harness.engine.lint import lint_report
+from harness.engine.lint import lint_report, lint_text
 from harness.model import GEMINI
 from tests.dialects import gemini_fixtures as fx
 
@@ -117,16 +118,12 @@ def test_lint_on_the_recorded_conversation_and_a_client_that_drops_the_signature
 
 
 def test_gemini_stream_grammar_is_judged_but_a_missing_finish_reason_is_not() -> None:
-    import json as _json
-
-    from harness.engine.lint import lint_text
-
     events = [{"event": None, "data": chunk} for chunk in fx.TEXT_STREAM]
-    assert lint_text(_json.dumps(events), "ok", dialect=GEMINI) == []
+    assert lint_text(json.dumps(events), "ok", dialect=GEMINI) == []
     broken = copy.deepcopy(events)
     broken.insert(1, {"event": None, "data": "{not json"})
-    codes = {v.code for v in lint_text(_json.dumps(broken), "bad", dialect=GEMINI)}
+    codes = {v.code for v in lint_text(json.dumps(broken), "bad", dialect=GEMINI)}
     assert "stream.event_order" in codes
     unfinished = copy.deepcopy(events)
     del unfinished[-1]["data"]["candidates"][0]["finishReason"]
-    assert lint_text(_json.dumps(unfinished), "unfinished", dialect=GEMINI) == []
+    assert lint_text(json.dumps(unfinished), "unfinished", dialect=GEMINI) == []
