@@ -588,6 +588,16 @@ RULES: tuple[Rule, ...] = (
         DEEPSEEK_THINKING,
     ),
     _rule(
+        "schema.gemini_parameters",
+        "MUST",
+        "payload",
+        "A Gemini functionDeclarations[].parameters schema uses only the fields of Gemini's "
+        "Schema object (JSON Schema goes under parametersJsonSchema).",
+        "https://ai.google.dev/api/caching#Schema",
+        "https://github.com/BerriAI/litellm/issues/14330",
+        dialects=frozenset({"gemini"}),
+    ),
+    _rule(
         "schema.response",
         "MUST",
         "payload",

@@ -334,6 +334,18 @@ MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
             "IndexError on an out-of-bounds streamed tool call index (OpenAI-compatible)",
         ),
     ),
+    "schema.gemini_parameters": (
+        _doc(
+            "https://ai.google.dev/api/caching#Schema",
+            "parameters is a Schema object: type, format, description, nullable, enum, "
+            "properties, required, items, anyOf, ... and no other field",
+        ),
+        _rejected(
+            "https://github.com/BerriAI/litellm/issues/14330",
+            'Gemini 400 "Invalid JSON payload received. Unknown name "additionalProperties" '
+            "at 'tools[0].function_declarations[0].parameters': Cannot find field\"",
+        ),
+    ),
     "schema.request": (
         _doc(OPENAI_DOCS, "the request body's fields and types"),
         _doc(ANTHROPIC_DOCS, "the request body's fields and types"),

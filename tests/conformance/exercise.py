@@ -292,6 +292,9 @@ EXERCISES: dict[str, Predicate] = {
     "reasoning.invented": lambda c: any(_carries_reasoning(b) for b in _thinking(c)),
     "reasoning.signature_invented": lambda c: any(True for _ in _thinking(c)),
     "reasoning.call_signature_lost": lambda c: any(call.signature for call in _calls(c)),
+    "schema.gemini_parameters": lambda c: any(
+        "parameters" in tool.extra for r in c.requests for tool in r.tools or ()
+    ),
     # xml
     "xml.call_not_parsed": lambda c: _qwen(c) and _response_calls(c) >= 1,
     "xml.parameter_type": lambda c: _qwen(c) and "<parameter=" in _xml_text(c),

@@ -127,3 +127,29 @@ def test_gemini_stream_grammar_is_judged_but_a_missing_finish_reason_is_not() ->
     unfinished = copy.deepcopy(events)
     del unfinished[-1]["data"]["candidates"][0]["finishReason"]
     assert lint_text(json.dumps(unfinished), "unfinished", dialect=GEMINI) == []
+
+
+def test_openapi_parameters_outside_gemini_schema_fields_are_refused() -> None:
+    assert lint_text(json.dumps(fx.PARALLEL_REPLAY), "ok", dialect=GEMINI) == []
+    broken = copy.deepcopy(fx.PARALLEL_REPLAY)
+    schema = broken["tools"][0]["functionDeclarations"][0]["parameters"]
+    schema["additionalProperties"] = False
+    schema["properties"]["city"]["type"] = ["string", "null"]
+    schema["properties"]["unit"] = {"any_of": [{"type": "STRING", "const": "C"}]}
+    found = [
+        (v.code, v.path)
+        for v in lint_text(json.dumps(broken), "bad", dialect=GEMINI)
+        if v.code == "schema.gemini_parameters"
+    ]
+    base = "tools[0].functionDeclarations[0].parameters"
+    assert sorted(path for _, path in found) == [
+        f"{base}.additionalProperties",
+        f"{base}.properties.city.type",
+        f"{base}.properties.unit.any_of[0].const",
+    ]
+    # The same JSON Schema under parametersJsonSchema is what that field is for.
+    moved = copy.deepcopy(broken)
+    declaration = moved["tools"][0]["functionDeclarations"][0]
+    declaration["parametersJsonSchema"] = declaration.pop("parameters")
+    codes = {v.code for v in lint_text(json.dumps(moved), "ok", dialect=GEMINI)}
+    assert "schema.gemini_parameters" not in codes

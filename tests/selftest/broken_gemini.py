@@ -94,3 +94,18 @@ class GeminiStreamChunkCut(BrokenAdapter):
         # An extra chunk between the real ones: what they carry is unchanged.
         output.insert(1, {"event": None, "data": {"candidates": {"index": 0}}})
         return output
+
+
+class GeminiJsonSchemaAsParameters(BrokenAdapter):
+    breaks = "schema.gemini_parameters"
+    defect = "writes the tools' JSON Schema under Gemini's OpenAPI `parameters`"
+    damaged = REQUESTS_TO_GEMINI
+    no_round_trip = True  # the reference reads parameters back as written
+    shows_on = ("tool-schemas/nested-objects-closed-and-map-openai",)
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        for tool in output.get("tools") or ():
+            for declaration in tool.get("functionDeclarations") or ():
+                if "parametersJsonSchema" in declaration:
+                    declaration["parameters"] = declaration.pop("parametersJsonSchema")
+        return output
