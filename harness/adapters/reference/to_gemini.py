@@ -93,7 +93,7 @@ def _media(block: OpaqueBlock, where: str) -> Block:
     if block.type in ("image", "document") and isinstance(source, Mapping) and base64_source:
         data = {"mimeType": source.get("media_type"), "data": source.get("data")}
         return OpaqueBlock(type="inlineData", raw={"inlineData": data})
-    raise UnsupportedConversion(f"{where}: a {block.type!r} block has no gemini equivalent")
+    raise UnsupportedConversion(f"{where}: a {block.type!r} block has no equivalent in gemini")
 
 
 def _turn(turn: Turn, names: dict[str | None, str | None], where: str) -> Turn | None:
@@ -122,7 +122,8 @@ def _tools(tools: tuple[ToolDef, ...] | None) -> tuple[ToolDef, ...] | None:
     for position, tool in enumerate(tools):
         if tool.kind != "function":
             raise UnsupportedConversion(
-                f"tools[{position}] is a {tool.kind!r} server tool, which has no gemini equivalent"
+                f"tools[{position}] is a {tool.kind!r} server tool, "
+                "which has no equivalent in gemini"
             )
         out.append(
             ToolDef(name=tool.name, description=tool.description, parameters=tool.parameters)
@@ -248,7 +249,7 @@ def response_to_gemini(response: Response) -> Response:
             blocks.append(_call(block, names))
         else:
             kind = block.type if isinstance(block, OpaqueBlock) else "tool_result"
-            raise UnsupportedConversion(f"content: a {kind!r} block has no gemini equivalent")
+            raise UnsupportedConversion(f"content: a {kind!r} block has no equivalent in gemini")
     finish = _FINISH.get(choice.stop_reason.canonical)
     if finish is None:
         raise UnsupportedConversion(
