@@ -88,6 +88,15 @@ def parse_response(payload: Any) -> Response:
             f"the payload is a Gemini error response ({detail})".replace(" ()", ""),
             hint="only a successful GenerateContentResponse parses",
         )
+    if not body.get("candidates"):
+        feedback = body.get("promptFeedback")
+        reason = feedback.get("blockReason") if isinstance(feedback, Mapping) else None
+        raise WireFormatError(
+            "candidates",
+            "the response has no candidates"
+            + (f" (the prompt was blocked: {reason})" if reason else ""),
+            hint="a GenerateContentResponse that answers carries at least one candidate",
+        )
     candidates = expect_list(body.get("candidates", []), "candidates", "`candidates`")
     usage = body.get("usageMetadata")
     extra = {k: v for k, v in body.items() if k not in _NAMED}

@@ -34,8 +34,10 @@ from harness.model import (
     Choice,
     Response,
     SSEEvent,
+    StopReason,
     StreamIssue,
     StreamTranscript,
+    Turn,
 )
 
 ISSUE_CODES = (
@@ -168,7 +170,11 @@ def parse_stream(events: Sequence[SSEEvent]) -> StreamTranscript:
         response = parse_response(body)
     except WireFormatError as error:
         reassembler.note("invalid_chunk", f"the reassembled response is malformed: {error}", None)
-        response = Response(dialect=GEMINI, choices=())
+        # Nothing readable: an empty answer, so rules see one (empty) message.
+        empty = Turn(role="assistant", blocks=(), content_form="absent")
+        response = Response(
+            dialect=GEMINI, choices=(Choice(0, empty, StopReason(None, "unknown")),)
+        )
     return StreamTranscript(
         dialect=GEMINI, events=tuple(events), response=response, issues=tuple(reassembler.issues)
     )
