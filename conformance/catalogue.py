@@ -44,6 +44,11 @@ ANTHROPIC_PARALLEL = (
 # Anthropic's maintainers on what the signature check rejects (edited, reordered,
 # merged thinking blocks, or blocks another model produced), with the recorded 400s.
 ANTHROPIC_SIGNATURE_400 = "https://github.com/anthropics/anthropic-sdk-python/issues/1598"
+GEMINI_FUNCTION_CALLING = "https://ai.google.dev/gemini-api/docs/function-calling"
+GEMINI_THOUGHT_SIGNATURES = "https://ai.google.dev/gemini-api/docs/thought-signatures"
+# Gemini 400 "the number of function response parts is equal to the number of
+# function call parts of the function call turn" (gemini-2.5-pro).
+GEMINI_RESPONSE_COUNT_400 = "https://github.com/google-gemini/gemini-cli/issues/4217"
 
 # Every profile of the openai family, where a rule backed only by Anthropic's
 # documentation is judged as a SHOULD.
@@ -142,9 +147,11 @@ RULES: tuple[Rule, ...] = (
         "pairing.orphan_result",
         "MUST",
         "payload",
-        "Every tool result answers a call made in the assistant turn before it.",
+        "Every tool result answers a call made in the assistant turn before it "
+        "(gemini: by id where the response has one, else by name and order).",
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
+        GEMINI_RESPONSE_COUNT_400,
     ),
     _rule(
         "pairing.duplicate_result",
@@ -163,6 +170,7 @@ RULES: tuple[Rule, ...] = (
         "and a call the source answered stays answered, on the last turn too.",
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
+        GEMINI_RESPONSE_COUNT_400,
     ),
     _rule(
         "pairing.id_changed",
@@ -397,6 +405,15 @@ RULES: tuple[Rule, ...] = (
         ANTHROPIC_THINKING,
     ),
     _rule(
+        "reasoning.call_signature_lost",
+        "MUST",
+        "conversion roundtrip",
+        "A Gemini function call's thoughtSignature comes back on the same call, as the same "
+        "bytes, wherever Gemini 3 checks it (the current turn).",
+        GEMINI_THOUGHT_SIGNATURES,
+        dialects=frozenset({"gemini"}),
+    ),
+    _rule(
         "reasoning.position",
         "MUST",
         "payload",
@@ -569,6 +586,16 @@ RULES: tuple[Rule, ...] = (
         OPENAI_DOCS,
         ANTHROPIC_DOCS,
         DEEPSEEK_THINKING,
+    ),
+    _rule(
+        "schema.gemini_parameters",
+        "MUST",
+        "payload",
+        "A Gemini functionDeclarations[].parameters schema uses only the fields of Gemini's "
+        "Schema object (JSON Schema goes under parametersJsonSchema).",
+        "https://ai.google.dev/api/caching#Schema",
+        "https://github.com/BerriAI/litellm/issues/14330",
+        dialects=frozenset({"gemini"}),
     ),
     _rule(
         "schema.response",

@@ -78,3 +78,22 @@ def read_result(text: str, flag: bool | None, dialect: str) -> tuple[bool, str]:
     # Like the Error: marker, the envelope is ignored when texts are compared,
     # flagged or not (a converter that reads it back may keep its text as is).
     return failed, strip_error_mark(inner if inner is not None else text)
+
+
+# Gemini (docs/conventions.md, "Gemini ids and thought signatures"): a call
+# Gemini sent without an id gets a generated ``gm_`` id in the other
+# dialects, and a call's thoughtSignature rides in its id after
+# ``__thought__`` (the form LiteLLM uses), so that a client that sends the id
+# back sends the signature back. Accepted, never required.
+GEMINI_GENERATED_ID_PREFIX = "gm_"
+GEMINI_SIGNATURE_SEPARATOR = "__thought__"
+
+
+def split_gemini_id(value: str | None) -> tuple[str | None, str | None]:
+    """``(Gemini call id or None, thoughtSignature or None)`` of an id written
+    by the convention: a generated ``gm_`` id is no Gemini id."""
+    if value is None:
+        return None, None
+    base, separator, signature = value.partition(GEMINI_SIGNATURE_SEPARATOR)
+    call_id = None if base.startswith(GEMINI_GENERATED_ID_PREFIX) else base
+    return call_id, (signature if separator and signature else None)

@@ -19,7 +19,8 @@ docs/conventions.md) and the order of text and calls
   the output token limit (anthropic ``max_tokens``; openai ``max_tokens`` or
   ``max_completion_tokens``), stop sequences (anthropic ``stop_sequences``;
   openai ``stop``, a string or a list; an empty list is no stop) and
-  ``stream``. A parameter the
+  ``stream`` (not through gemini, whose URL says whether a call streams:
+  ``:streamGenerateContent``). A parameter the
   original did not set may appear (anthropic-messages requires
   ``max_tokens``, so a converter must invent one).
 """
@@ -33,7 +34,7 @@ from conformance.fidelity_arguments import json_equal
 from conformance.fidelity_view import message_path, semantic_messages
 from conformance.findings import Finding, finding
 from conformance.semantic import SemMessage, SemOpaque
-from harness.model import ANTHROPIC_MESSAGES, Conversation
+from harness.model import ANTHROPIC_MESSAGES, GEMINI, Conversation
 
 _MAX_TOKENS = {ANTHROPIC_MESSAGES: ("max_tokens",)}
 _OPENAI_MAX_TOKENS = ("max_completion_tokens", "max_tokens")
@@ -45,7 +46,11 @@ def check_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
     if before is None or after is None:
         return None
     old_blocks, new_blocks = _opaque_by_role(before), _opaque_by_role(after)
-    parameters = _parameters(original.conversation) if original.conversation is not None else {}
+    parameters = (
+        _parameters(original.conversation, roundtrip.via)
+        if original.conversation is not None
+        else {}
+    )
     if not (old_blocks or new_blocks or parameters):
         return None  # no block or parameter of the ones judged here: nothing to judge
     found = []
@@ -53,7 +58,9 @@ def check_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
         old, new = old_blocks.get(role, []), new_blocks.get(role, [])
         found.extend(_compare_opaque(role, old, new, returned, roundtrip.via))
     if original.conversation is not None and returned.conversation is not None:
-        found.extend(_compare_parameters(original.conversation, returned.conversation))
+        found.extend(
+            _compare_parameters(original.conversation, returned.conversation, roundtrip.via)
+        )
     return found
 
 
@@ -99,7 +106,7 @@ def _compare_opaque(
     ]
 
 
-def _parameters(conversation: Conversation) -> dict[str, Any]:
+def _parameters(conversation: Conversation, via: str = "") -> dict[str, Any]:
     extra = conversation.extra
     values: dict[str, Any] = {}
     for key in ("temperature", "top_p"):
@@ -115,13 +122,15 @@ def _parameters(conversation: Conversation) -> dict[str, Any]:
     # (https://platform.openai.com/docs/api-reference/chat/create, ``stop``).
     if stop is not None and stop != []:
         values["stop"] = [stop] if isinstance(stop, str) else stop
-    if conversation.stream:  # false and absent say the same
+    if conversation.stream and via != GEMINI:  # false and absent say the same
         values["stream"] = True
     return values
 
 
-def _compare_parameters(original: Conversation, returned: Conversation) -> list[Finding]:
-    before, after = _parameters(original), _parameters(returned)
+def _compare_parameters(
+    original: Conversation, returned: Conversation, via: str = ""
+) -> list[Finding]:
+    before, after = _parameters(original, via), _parameters(returned, via)
     return [
         finding(
             "fidelity.roundtrip",

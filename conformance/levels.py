@@ -30,6 +30,8 @@ from conformance.catalogue import (
     ANTHROPIC_TOOLS,
     DEEPSEEK_REASONER,
     DEEPSEEK_THINKING,
+    GEMINI_RESPONSE_COUNT_400,
+    GEMINI_THOUGHT_SIGNATURES,
     OPENAI_DOCS,
     OPENAI_STREAM,
     OPENAI_TOOLS,
@@ -69,6 +71,14 @@ _ANTHROPIC_STOP_REASONS = "https://docs.anthropic.com/en/api/handling-stop-reaso
 _OPENAI_CHUNK = "https://platform.openai.com/docs/api-reference/chat-streaming/streaming"
 
 MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
+    "reasoning.call_signature_lost": (
+        _doc(
+            GEMINI_THOUGHT_SIGNATURES,
+            "Gemini 3: thought signatures must be passed back during function calling, at the "
+            "position received; a missing signature on the current turn's first function call "
+            "of a step gives a 400 error",
+        ),
+    ),
     "pairing.call_id_missing": (
         _doc(OPENAI_DOCS, "tool_calls[].id is a required string of an assistant message"),
         _doc(ANTHROPIC_DOCS, "tool_use.id and tool_result.tool_use_id are required"),
@@ -89,6 +99,11 @@ MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
             _ORPHAN_ANTHROPIC,
             'Anthropic 400 "unexpected `tool_use_id` found in `tool_result` blocks"',
         ),
+        _rejected(
+            GEMINI_RESPONSE_COUNT_400,
+            'Gemini 400 "Please ensure that the number of function response parts is equal '
+            'to the number of function call parts of the function call turn"',
+        ),
     ),
     "pairing.duplicate_result": (
         _rejected(
@@ -98,6 +113,11 @@ MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
         ),
     ),
     "pairing.unanswered_call": (
+        _rejected(
+            GEMINI_RESPONSE_COUNT_400,
+            'Gemini 400 "Please ensure that the number of function response parts is equal '
+            'to the number of function call parts of the function call turn"',
+        ),
         _rejected(
             _UNANSWERED_ANTHROPIC,
             'Anthropic 400 "`tool_use` ids were found without `tool_result` blocks '
@@ -110,6 +130,11 @@ MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
         ),
     ),
     "pairing.id_pattern": (
+        _doc(
+            "https://ai.google.dev/api/caching#FunctionDeclaration",
+            "Gemini function names: a-z, A-Z, 0-9, underscores, colons, dots and dashes, "
+            "64 at most",
+        ),
         _doc(ANTHROPIC_DOCS, "tool names match ^[a-zA-Z0-9_-]{1,64}$ (64 characters at most)"),
         _doc(OPENAI_DOCS, "function names: a-z, A-Z, 0-9, underscores and dashes, 64 at most"),
         _rejected(
@@ -307,6 +332,18 @@ MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
         _rejected(
             "https://github.com/marimo-team/marimo/pull/7356",
             "IndexError on an out-of-bounds streamed tool call index (OpenAI-compatible)",
+        ),
+    ),
+    "schema.gemini_parameters": (
+        _doc(
+            "https://ai.google.dev/api/caching#Schema",
+            "parameters is a Schema object: type, format, description, nullable, enum, "
+            "properties, required, items, anyOf, ... and no other field",
+        ),
+        _rejected(
+            "https://github.com/BerriAI/litellm/issues/14330",
+            'Gemini 400 "Invalid JSON payload received. Unknown name "additionalProperties" '
+            "at 'tools[0].function_declarations[0].parameters': Cannot find field\"",
         ),
     ),
     "schema.request": (

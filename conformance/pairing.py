@@ -20,9 +20,10 @@ from conformance.context import (
 from conformance.fidelity_view import pair_up
 from conformance.findings import Finding, finding
 from conformance.memo import by_identity
+from conformance.pairing_gemini import unanswered_calls, unmatched_results
 from conformance.paths import block_path, call_paths, response_block_path, result_paths
 from conformance.timeline import CallSite, call_turns, timeline_of
-from harness.model import Conversation, Response, ToolCall, ToolResult
+from harness.model import GEMINI, Conversation, Response, ToolCall, ToolResult
 
 # Documented patterns. Anthropic: tool_use ids ^[a-zA-Z0-9_-]+$, tool names
 # ^[a-zA-Z0-9_-]{1,128}$ (older pages said 64); OpenAI function names
@@ -30,6 +31,9 @@ from harness.model import Conversation, Response, ToolCall, ToolResult
 ANTHROPIC_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+# Gemini function names: a-z, A-Z, 0-9, underscores, colons, dots and dashes,
+# 64 at most (https://ai.google.dev/api/caching#FunctionDeclaration).
+GEMINI_NAME = re.compile(r"^[a-zA-Z0-9_:.-]{1,64}$")
 
 
 # Four checks per payload read the calls with their paths: built once (conformance.memo).
@@ -81,7 +85,35 @@ def check_call_id_duplicate(payload: Conversation | Response) -> list[Finding]:
     return found
 
 
+def _gemini_orphans(conversation: Conversation) -> list[Finding]:
+    found = []
+    for site in unmatched_results(conversation):
+        result = site.result
+        path = block_path(conversation, site.turn_index, site.block_index)
+        owner = timeline_of(conversation).owners.get(site.turn_index)
+        offered = [(s.call.id, s.call.name) for s in owner.calls] if owner else []
+        what = f"id {result.call_id!r}" if result.call_id else f"name {result.name!r}"
+        where = (
+            f"no call of the model turn before it is left to answer by that {what.split()[0]} "
+            f"(its calls: {', '.join(f'{n}' + (f' [{i}]' if i else '') for i, n in offered)})"
+            if offered
+            else "no model turn with function calls comes right before it"
+        )
+        found.append(
+            finding(
+                "pairing.orphan_result",
+                f"the functionResponse at {path} answers by {what}, but {where}",
+                path,
+                expected=[name for _, name in offered],
+                actual=result.call_id or result.name,
+            )
+        )
+    return found
+
+
 def check_orphan_result(conversation: Conversation) -> list[Finding]:
+    if conversation.dialect == GEMINI:
+        return _gemini_orphans(conversation)  # by id, else by name and order
     timeline = timeline_of(conversation)
     first_site_by_id: dict[str, CallSite] = {}
     for call_site in timeline.calls:
@@ -158,6 +190,17 @@ def check_duplicate_result(conversation: Conversation) -> list[Finding]:
 
 
 def check_unanswered_call(conversation: Conversation) -> list[Finding]:
+    if conversation.dialect == GEMINI:
+        return [
+            finding(
+                "pairing.unanswered_call",
+                f"the call to {site.call.name!r} at {path} has no functionResponse (by id, "
+                "else by name and order) before the next model turn",
+                path,
+            )
+            for site in unanswered_calls(conversation)
+            for path in [block_path(conversation, site.turn_index, site.block_index)]
+        ]
     found = []
     for call_turn in call_turns(conversation):
         if call_turn.is_last_turn:
@@ -248,6 +291,8 @@ def check_id_pattern(payload: Conversation | Response) -> list[Finding]:
     found = []
     dialect = payload.dialect
     name_pattern = ANTHROPIC_NAME if dialect == "anthropic-messages" else OPENAI_NAME
+    if dialect == GEMINI:
+        name_pattern = GEMINI_NAME
     for call, path in _calls_of(payload):
         if dialect == "anthropic-messages" and call.id and not ANTHROPIC_ID.match(call.id):
             found.append(

@@ -3,7 +3,9 @@
 The model keeps wire order, so each dialect's layout gives the path back:
 anthropic-messages blocks are ``messages[i].content[j]``; in openai-chat an
 assistant message's calls are ``messages[i].tool_calls[k]``, its reasoning the
-``reasoning_content`` field, and a tool message is one result.
+``reasoning_content`` field, and a tool message is one result; gemini parts
+are ``contents[i].parts[j]`` (``candidates[c].content.parts[j]`` in a
+response).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ def turn_path(index: int) -> str:
 def block_path(conversation: Conversation, turn_index: int, block_index: int) -> str:
     turn = conversation.turns[turn_index]
     base = turn_path(turn_index)
+    if conversation.dialect == "gemini":
+        return f"contents[{turn_index}].parts[{block_index}]"
     if conversation.dialect == "anthropic-messages":
         if turn.content_form == "string":
             return f"{base}.content"
@@ -58,6 +62,8 @@ def result_paths(conversation: Conversation) -> tuple[str, ...]:
 def response_block_path(dialect: str, turn: Turn, block_index: int, choice: int = 0) -> str:
     if dialect == "anthropic-messages":
         return f"content[{block_index}]"
+    if dialect == "gemini":
+        return f"candidates[{choice}].content.parts[{block_index}]"
     return f"choices[{choice}].message" + _openai_block_suffix(turn, block_index)
 
 

@@ -57,6 +57,13 @@ PROFILES: dict[str, Profile] = {
             "Qwen3-Coder writing tool calls as XML text (no server-side parser).",
             "https://huggingface.co/Qwen/Qwen3-Coder-30B-A3B-Instruct",
         ),
+        Profile(
+            "gemini",
+            "gemini",
+            "The Gemini API (generateContent): Gemini 3 checks the thought signatures of "
+            "the current turn's function calls.",
+            "https://ai.google.dev/gemini-api/docs/thought-signatures",
+        ),
     )
 }
 
@@ -65,4 +72,5 @@ DEFAULT_PROFILE: dict[str, str] = {
     "anthropic-messages": "anthropic",
     "deepseek-chat": "deepseek-thinking",
     "qwen-xml": "qwen3-coder",
+    "gemini": "gemini",
 }

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from conformance import reasoning_carried as carried
+from conformance import reasoning_gemini
 from conformance import reasoning_signatures as signatures
 from conformance.context import (
     ConversionCheck,
@@ -413,9 +414,11 @@ CONVERSION_CHECKS: dict[str, ConversionCheck] = {
     ),
     **carried.CONVERSION_CHECKS,
     **signatures.CONVERSION_CHECKS,
+    **reasoning_gemini.CONVERSION_CHECKS,
 }
 ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {
     "reasoning.altered": _roundtrip(check_altered),
     "reasoning.signature_lost": _roundtrip(check_signature_lost, ANTHROPIC_MESSAGES),
     **signatures.ROUNDTRIP_CHECKS,
+    **reasoning_gemini.ROUNDTRIP_CHECKS,
 }

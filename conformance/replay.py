@@ -17,6 +17,13 @@ requires it, and unchanged wherever it comes back:
 * openai-chat: no reasoning field is documented, so reasoning is not judged.
 * qwen-xml: the calls live in the text, so the whole assistant text (markup
   included) is compared.
+* gemini: calls need not carry an id, and a client may add one to a call that
+  had none (pydantic-ai does, and the API accepts it): only an id the
+  response gave is compared. A Gemini 3 response's function-call
+  ``thoughtSignature`` returns on its call, as the same bytes
+  (``gemini_signatures.py``): Gemini 3 refuses the request otherwise
+  (https://ai.google.dev/gemini-api/docs/thought-signatures). Thought parts
+  and text-part signatures are only advised back, and not judged here.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from itertools import pairwise
 
 from conformance.context import Exchange, ReplayCheck
 from conformance.findings import Finding, finding
+from conformance.gemini_signatures import requires_signatures, same_signature
 from conformance.paths import block_path, turn_path
 from conformance.reasoning_views import assistant_views
 from conformance.timeline import ASSISTANT_ROLES
@@ -36,6 +44,7 @@ from conformance.xml_values import preview, same_json
 from harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
+    GEMINI,
     QWEN_XML,
     Conversation,
     Response,
@@ -102,7 +111,7 @@ def _text(turn: Turn) -> str:
     return _THINK_SECTION.sub("", "".join(pieces)).strip()
 
 
-def _calls(replay: Replay) -> list[Finding]:
+def _calls(replay: Replay, dialect: str = "", signatures: bool = False) -> list[Finding]:
     assert replay.index is not None
     turn = replay.request.turns[replay.index]
     returned = replay.returned.tool_calls
@@ -125,7 +134,7 @@ def _calls(replay: Replay) -> list[Finding]:
         ]
     found = []
     for position, (want, (got, path)) in enumerate(zip(returned, sent, strict=True)):
-        for field, expected, actual in _call_differences(want, got):
+        for field, expected, actual in _call_differences(want, got, dialect, signatures):
             found.append(
                 finding(
                     CODE,
@@ -139,10 +148,14 @@ def _calls(replay: Replay) -> list[Finding]:
     return found
 
 
-def _call_differences(want: ToolCall, got: ToolCall) -> list[tuple[str, object, object]]:
+def _call_differences(
+    want: ToolCall, got: ToolCall, dialect: str = "", signatures: bool = False
+) -> list[tuple[str, object, object]]:
     differences: list[tuple[str, object, object]] = []
-    if want.id != got.id:
+    if want.id != got.id and not (dialect == GEMINI and want.id is None):
         differences.append(("id", want.id, got.id))
+    if signatures and want.signature and not same_signature(want.signature, got.signature):
+        differences.append(("thoughtSignature", want.signature, got.signature))
     if want.name != got.name:
         differences.append(("name", want.name, got.name))
     if want.arguments is None or got.arguments is None:
@@ -263,7 +276,7 @@ def _deepseek_reasoning(replay: Replay) -> list[Finding]:
     ]
 
 
-def compare_replay(replay: Replay, dialect: str) -> list[Finding]:
+def compare_replay(replay: Replay, dialect: str, model: str | None = None) -> list[Finding]:
     if replay.index is None:
         path = turn_path(replay.expected_at)
         role = replay.request.turns[replay.expected_at].role
@@ -279,7 +292,7 @@ def compare_replay(replay: Replay, dialect: str) -> list[Finding]:
         ]
     found = _visible_text(replay, dialect)
     if dialect != QWEN_XML:
-        found += _calls(replay)
+        found += _calls(replay, dialect, dialect == GEMINI and requires_signatures(model))
     if dialect == ANTHROPIC_MESSAGES:
         found += _anthropic_thinking(replay)
     elif dialect == DEEPSEEK_CHAT:
@@ -312,7 +325,7 @@ def check_assistant_altered(exchanges: Sequence[Exchange]) -> list[Finding] | No
         if replay is None:
             continue
         judged = True
-        found += compare_replay(replay, following.request.dialect)
+        found += compare_replay(replay, following.request.dialect, response.model)
     return found if judged else None
 
 

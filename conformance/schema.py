@@ -17,6 +17,7 @@ from typing import Any
 
 from conformance.context import ConversionCheck, PayloadCheck, PayloadUnderTest, RoundTripCheck
 from conformance.findings import Finding, finding
+from conformance.schema_gemini import check_gemini_parameters
 from harness import json_text
 from harness.model import PayloadKind, SSEEvent
 from harness.schemas import SchemaViolation, validate_payload
@@ -107,6 +108,7 @@ def _join(prefix: str, path: str) -> str:
 
 
 PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
+    "schema.gemini_parameters": check_gemini_parameters,
     "schema.request": check_request,
     "schema.response": check_response,
 }

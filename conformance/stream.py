@@ -65,6 +65,7 @@ from conformance.xml_values import preview, same_json
 from harness import json_text
 from harness.model import (
     ANTHROPIC_MESSAGES,
+    GEMINI,
     QWEN_XML,
     StreamIssue,
     StreamTranscript,
@@ -74,6 +75,8 @@ from harness.model import (
 COLLISION_CODES = {
     "openai": frozenset({"index_collision", "name_conflict"}),
     "anthropic": frozenset({"duplicate_block_start"}),
+    # Gemini sends each functionCall whole in one part: no index to collide.
+    "gemini": frozenset(),
 }
 EVENT_ORDER_CODES = {
     "openai": frozenset(
@@ -103,16 +106,24 @@ EVENT_ORDER_CODES = {
             "after_message_stop",
         }
     ),
+    # Gemini (harness/dialects/gemini/stream.py): a chunk that is not JSON or
+    # not a GenerateContentResponse breaks every client. A missing
+    # finishReason is not judged: real Gemini streams end without one
+    # (pydantic-ai's test_google_no_finish_reason recording) and clients cope.
+    "gemini": frozenset({"invalid_json", "invalid_chunk", "empty_stream"}),
 }
 # An error event may end a stream: what would have followed is then missing.
 EXCUSED_BY_ERROR = {
     "openai": frozenset({"missing_done", "empty_stream"}),
     "anthropic": frozenset({"block_not_stopped", "missing_message_delta", "missing_message_stop"}),
+    "gemini": frozenset({"empty_stream"}),
 }
-ERROR_CODES = frozenset({"stream_error", "error_event"})
+ERROR_CODES = frozenset({"stream_error", "error_event", "error_chunk"})
 
 
 def _family(stream: StreamTranscript) -> str:
+    if stream.dialect == GEMINI:
+        return "gemini"
     return "anthropic" if stream.dialect == ANTHROPIC_MESSAGES else "openai"
 
 
@@ -432,8 +443,10 @@ def _openai_stream_with_calls(
     inner = _stream_with_calls(check)
 
     def run(payload: PayloadUnderTest) -> list[Finding] | None:
-        if payload.dialect == ANTHROPIC_MESSAGES:
-            return None  # anthropic block indices are stream.event_order's
+        if payload.dialect in (ANTHROPIC_MESSAGES, GEMINI):
+            # anthropic block indices are stream.event_order's; Gemini calls
+            # come whole, with no index.
+            return None
         return inner(payload)
 
     return run

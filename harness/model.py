@@ -31,7 +31,8 @@ OPENAI_CHAT = "openai-chat"
 ANTHROPIC_MESSAGES = "anthropic-messages"
 DEEPSEEK_CHAT = "deepseek-chat"
 QWEN_XML = "qwen-xml"
-DIALECTS: tuple[str, ...] = (OPENAI_CHAT, ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, QWEN_XML)
+GEMINI = "gemini"
+DIALECTS: tuple[str, ...] = (OPENAI_CHAT, ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, QWEN_XML, GEMINI)
 
 PayloadKind: TypeAlias = Literal["request", "response", "stream"]
 PAYLOAD_KINDS: tuple[PayloadKind, ...] = ("request", "response", "stream")
@@ -44,9 +45,9 @@ ContentForm: TypeAlias = Literal["string", "blocks", "null", "absent"]
 # Where a piece of reasoning came from: an Anthropic ``thinking`` block, an
 # Anthropic ``redacted_thinking`` block, the DeepSeek-style
 # ``reasoning_content`` field, or the ``reasoning`` field some OpenAI-compatible
-# servers use.
+# servers use, or a Gemini ``thought: true`` part.
 ThinkingOrigin: TypeAlias = Literal[
-    "thinking", "redacted_thinking", "reasoning_content", "reasoning"
+    "thinking", "redacted_thinking", "reasoning_content", "reasoning", "thought"
 ]
 
 # A dialect-neutral stop reason. openai-chat ``stop`` maps to ``end_turn``
@@ -104,6 +105,8 @@ class ToolCall:
     that carries text got another type (openai-chat arguments sent as an object).
     Rendering uses ``raw_arguments`` when set, so the text round-trips byte
     for byte; a converter that builds a call leaves it ``None``.
+    ``signature`` is the opaque ``thoughtSignature`` a Gemini ``functionCall``
+    part carried (Gemini 3 refuses a replayed call without it).
     """
 
     id: str | None
@@ -112,6 +115,7 @@ class ToolCall:
     raw_arguments: str | None = None
     arguments_error: str | None = None
     extra: JsonObject = field(default_factory=dict)
+    signature: str | None = None
 
 
 @dataclass(frozen=True)
@@ -121,6 +125,8 @@ class ToolResult:
     ``content`` holds the result as blocks (a string result is one
     ``TextBlock``); ``content_form`` says how the dialect carried it.
     ``is_error`` is ``None`` when the payload said nothing about errors.
+    ``name`` is the function a result names (Gemini ``functionResponse.name``;
+    other dialects link results by id only).
     """
 
     call_id: str | None
@@ -128,6 +134,7 @@ class ToolResult:
     content_form: ContentForm = "string"
     is_error: bool | None = None
     extra: JsonObject = field(default_factory=dict)
+    name: str | None = None
 
 
 @dataclass(frozen=True)

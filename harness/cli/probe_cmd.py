@@ -20,7 +20,7 @@ from harness.errors import ToolwireError
 if TYPE_CHECKING:
     from harness.probe.evidence import StepResult
 
-DIALECT_CHOICES = ("openai-chat", "anthropic-messages")
+DIALECT_CHOICES = ("openai-chat", "anthropic-messages", "gemini")
 DEFAULT_TIMEOUT = 120.0
 
 

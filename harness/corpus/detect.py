@@ -10,6 +10,9 @@ The dialect comes from the URI and the payload shapes (WIRE.md section 1):
   ``reasoning_content`` field appears
   (https://api-docs.deepseek.com/guides/thinking_mode), else openai-chat.
   Any server that speaks ``reasoning_content`` is read as deepseek-chat.
+- gemini: a ``models/{model}:generateContent`` or ``:streamGenerateContent``
+  path, or bodies of Gemini's shape (a request's ``contents``, a response's
+  ``candidates``: https://ai.google.dev/api/generate-content).
 
 Features come from the canonical model the dialect's codec builds: tool
 calls per assistant turn (one: single-tool, several: parallel), text beside
@@ -35,11 +38,13 @@ from harness.errors import CorpusError, ToolwireError
 from harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
+    GEMINI,
     OPENAI_CHAT,
     QWEN_XML,
     Response,
     TextBlock,
     ThinkingBlock,
+    ToolCall,
     ToolDef,
     ToolResult,
     Turn,
@@ -64,8 +69,42 @@ _REPLAYED_REASONING = ("reasoning_content",)
 _SLUG_LIMIT = 60
 
 
+def gemini_path(path: str) -> bool:
+    """A Gemini API method path: ``.../models/{model}:generateContent`` or
+    ``:streamGenerateContent``."""
+    return re.search(r"/models/[^/]+:(stream)?[gG]enerateContent$", path) is not None
+
+
+def gemini_body(kind: str, value: Any) -> bool:
+    """A body of Gemini's shape: a request with ``contents``, a response (or a
+    stream chunk) with ``candidates`` or ``promptFeedback``."""
+    if kind == "stream" and isinstance(value, list):
+        datas = [e.get("data") if isinstance(e, dict) else None for e in value]
+        return bool(datas) and all(gemini_body("response", d) for d in datas)
+    if not isinstance(value, dict):
+        return False
+    if kind == "request":
+        return "contents" in value and "messages" not in value
+    return ("candidates" in value or "promptFeedback" in value) and "choices" not in value
+
+
+def _is_gemini(interaction: Interaction) -> bool:
+    try:
+        path = urlsplit(interaction.uri).path.rstrip("/")
+    except ValueError:
+        path = ""
+    if gemini_path(path):
+        return True
+    try:
+        return gemini_body("request", interaction.request_json())
+    except (ToolwireError, ValueError):
+        return False
+
+
 def detect_dialect(interactions: Sequence[Interaction], source: str) -> str:
     """The dialect every exchange of the cassette is written in."""
+    if interactions and all(_is_gemini(interaction) for interaction in interactions):
+        return GEMINI
     if any(_is_anthropic(interaction) for interaction in interactions):
         return ANTHROPIC_MESSAGES
     if not all(_is_openai_family(interaction) for interaction in interactions):
@@ -94,7 +133,8 @@ def detect_features(
             found |= _turn_features(turn)
         for turn in request:
             if turn.role == "assistant" and any(
-                isinstance(block, ThinkingBlock) and block.origin in _REPLAYED_REASONING
+                (isinstance(block, ThinkingBlock) and block.origin in _REPLAYED_REASONING)
+                or (isinstance(block, ToolCall) and block.signature)
                 for block in turn.blocks
             ):
                 found.add("reasoning-replay")

@@ -30,6 +30,8 @@ from harness import __version__, json_text
 from harness.corpus.detect import slugify
 from harness.corpus.foreign import read_foreign_cassette
 from harness.corpus.importer import RECORDER, AddOptions, AddResult, add_exchanges
+from harness.corpus.record_gemini import API_KEY_HEADER as GEMINI_KEY_HEADER
+from harness.corpus.record_gemini import gemini_endpoint, sent_body
 from harness.corpus.scrub import (
     SCRUBBED_HEADERS,
     SECRET_QUERY_PARAMETERS,
@@ -37,7 +39,7 @@ from harness.corpus.scrub import (
     is_secret_header,
 )
 from harness.errors import ToolwireError
-from harness.model import ANTHROPIC_MESSAGES
+from harness.model import ANTHROPIC_MESSAGES, GEMINI
 from harness.redaction import redact
 from harness.redirects import open_url
 
@@ -48,6 +50,7 @@ DEFAULT_KEY_ENV: Mapping[str, str] = {
     "anthropic-messages": "ANTHROPIC_API_KEY",
     "deepseek-chat": "DEEPSEEK_API_KEY",
     "qwen-xml": "OPENAI_API_KEY",
+    "gemini": "GEMINI_API_KEY",
 }
 # https://docs.anthropic.com/en/api/versioning: every request names a version.
 ANTHROPIC_VERSION = "2023-06-01"
@@ -85,13 +88,14 @@ class Recorded:
     scrubbed: str
 
 
-def endpoint_url(base_url: str, dialect: str) -> str:
+def endpoint_url(base_url: str, dialect: str, model: str = "", stream: bool = False) -> str:
     """The endpoint below ``base_url``, as the providers' SDKs build it.
 
     OpenAI-style base URLs end where ``/chat/completions`` is appended
     (``https://api.openai.com/v1``, ``http://localhost:8000/v1``,
     ``https://api.deepseek.com``); Anthropic's is the host, below which the
     SDK calls ``/v1/messages``. A URL that already names the endpoint is kept.
+    Gemini's names the model and the method (``record_gemini.py``).
     """
     parts = urlsplit(base_url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -99,6 +103,8 @@ def endpoint_url(base_url: str, dialect: str) -> str:
             f"--base-url {base_url!r} is not an http(s) URL",
             hint="e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1",
         )
+    if dialect == GEMINI:
+        return gemini_endpoint(base_url, model or "{model}", stream)
     path = parts.path.rstrip("/")
     if dialect == ANTHROPIC_MESSAGES:
         if not path.endswith("/messages"):
@@ -112,15 +118,19 @@ def record_case(options: RecordOptions) -> Recorded:
     """Send the request, record it, and add it to the corpus."""
     import vcr  # here: `toolwire --help` should not pay for vcrpy
 
-    url = endpoint_url(options.base_url, options.dialect)
-    scrubber = Scrubber.with_secrets([options.api_key])
-    shown_url = scrubber.uri(url)
     model = options.request_body.get("model")
     if not isinstance(model, str) or not model:
         raise RecordError(
             "the request body has no model", hint='add "model": "..." to the request file'
         )
-    body = json.dumps(options.request_body, ensure_ascii=False).encode("utf-8")
+    stream = options.request_body.get("stream") is True
+    url = endpoint_url(options.base_url, options.dialect, model, stream)
+    scrubber = Scrubber.with_secrets([options.api_key])
+    shown_url = scrubber.uri(url)
+    sent = options.request_body
+    if options.dialect == GEMINI:
+        sent = sent_body(sent)  # model and stream are in Gemini's URL
+    body = json.dumps(sent, ensure_ascii=False).encode("utf-8")
     headers = _headers(options)
     # vcrpy's filter_headers drops these before our hooks see them: log them here.
     scrubber.log.headers.extend(name.lower() for name in headers if is_secret_header(name))
@@ -174,6 +184,9 @@ def _headers(options: RecordOptions) -> dict[str, str]:
         headers["anthropic-version"] = ANTHROPIC_VERSION
         if options.api_key:
             headers["x-api-key"] = options.api_key
+    elif options.dialect == GEMINI:
+        if options.api_key:
+            headers[GEMINI_KEY_HEADER] = options.api_key
     elif options.api_key:
         headers["Authorization"] = f"Bearer {options.api_key}"
     for name, value in options.headers:

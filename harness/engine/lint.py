@@ -164,13 +164,14 @@ def _check_choices(dialect: str | None, profile: str | None) -> None:
 
 def _kind_of(value: Any, source: str) -> PayloadKind:
     if isinstance(value, dict):
-        if "messages" in value:
+        if "messages" in value or "contents" in value:
             return "request"
-        if "choices" in value or value.get("type") == "message":
+        if "choices" in value or value.get("type") == "message" or "candidates" in value:
             return "response"
     raise LintInputError(
         f"{source}: cannot tell whether this JSON is a request or a response",
-        hint='a request has "messages"; a response has "choices" or "type": "message"',
+        hint='a request has "messages" (Gemini: "contents"); a response has "choices", '
+        '"type": "message" or (Gemini) "candidates"',
     )
 
 

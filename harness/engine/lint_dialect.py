@@ -2,7 +2,8 @@
 
 What a file says about itself wins over a guess from the body: ``--dialect``
 first, then a cassette's ``toolwire:`` block, then what the recorded request
-says (its URI path, ``/v1/messages`` or ``/chat/completions``, and the
+says (its URI path, ``/v1/messages``, ``/chat/completions`` or Gemini's
+``models/{model}:generateContent`` / ``:streamGenerateContent``, and the
 ``anthropic-version`` header that Anthropic requires on every call,
 https://docs.anthropic.com/en/api/versioning), and only then the fields of
 the payload. Inside the OpenAI family the body still decides between
@@ -19,8 +20,15 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from harness.corpus.detect import ANTHROPIC_BLOCKS, XML_MARKERS
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT, QWEN_XML, PayloadKind
+from harness.corpus.detect import ANTHROPIC_BLOCKS, XML_MARKERS, gemini_body, gemini_path
+from harness.model import (
+    ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
+    GEMINI,
+    OPENAI_CHAT,
+    QWEN_XML,
+    PayloadKind,
+)
 
 GUESSED = "guessed from the body; pass --dialect if it is wrong"
 
@@ -59,6 +67,8 @@ def from_interaction(
     except ValueError:  # a malformed [host]: judge by the body
         parts = None
     path = parts.path.rstrip("/") if parts is not None else ""
+    if gemini_path(path):
+        return DialectChoice(GEMINI, f"from the URI path {path}")
     if path.endswith("/messages") and not path.endswith("/chat/completions"):
         return DialectChoice(ANTHROPIC_MESSAGES, f"from the URI path {path}")
     if _has_header(request.get("headers"), "anthropic-version"):
@@ -81,6 +91,8 @@ def from_interaction(
 
 
 def _body_dialect(kind: PayloadKind, value: Any) -> str:
+    if gemini_body(kind, value):
+        return GEMINI
     if kind == "stream":
         datas = [e.get("data") for e in value if isinstance(e, dict)]
         if any(isinstance(d, dict) and d.get("type") == "message_start" for d in datas):

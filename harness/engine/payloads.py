@@ -9,6 +9,7 @@ its dialect's codec.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from harness import json_text
 from harness.corpus.case import Case, Interaction
 from harness.dialects import get_codec
 from harness.errors import ToolwireError, WireFormatError
-from harness.model import PayloadKind, SSEEvent, ToolDef
+from harness.model import GEMINI, PayloadKind, SSEEvent, ToolDef
 from harness.sse import parse_sse
 
 
@@ -108,6 +109,8 @@ def _with_tools(parse: Any, payload: Any, tools: tuple[ToolDef, ...] | None) -> 
 # for twins; parsing a long conversation is the costly part. Entries hold the
 # case itself, so its id() cannot be reused while it is remembered.
 _REMEMBERED_CASES = 16
+# The model segment of a Gemini call's path (REST: models/{model}:method).
+_GEMINI_MODEL = re.compile(r"/models/([^/:?]+):(?:stream)?[gG]enerateContent")
 _memo: OrderedDict[tuple[int, str], tuple[Case, list[SourcePayload]]] = OrderedDict()
 _memo_lock = threading.Lock()
 
@@ -135,6 +138,8 @@ def _parse_case_payloads(case: Case, kind: PayloadKind) -> list[SourcePayload]:
     found = []
     for interaction in case.interactions:
         raw = _raw_of(interaction, kind)
+        if kind == "request" and case.dialect == GEMINI:
+            raw = with_url_model(raw, interaction.uri)
         if raw is None:
             continue
         label = f"interaction {interaction.index + 1} {kind}"
@@ -147,6 +152,17 @@ def _parse_case_payloads(case: Case, kind: PayloadKind) -> list[SourcePayload]:
         request_raw = request.raw if request is not None else None
         found.append(SourcePayload(interaction.index, kind, raw, under_test, request_raw))
     return found
+
+
+def with_url_model(body: Any, uri: str) -> Any:
+    """A Gemini request body with the model its URL names
+    (``.../models/{model}:generateContent``) as ``model``, when the body has
+    none: the body of a Gemini call does not carry the model, and a converter
+    (a proxy reading the path) needs it (docs/corpus-format.md)."""
+    match = _GEMINI_MODEL.search(uri)
+    if not isinstance(body, dict) or "model" in body or match is None:
+        return body
+    return {"model": match.group(1), **body}
 
 
 def _raw_of(interaction: Interaction, kind: PayloadKind) -> Any:

@@ -27,7 +27,14 @@ from harness.corpus.case import Case, Expect, ExpectedCall, Interaction, Provena
 from harness.corpus.case import frozen_headers as _headers
 from harness.corpus.detect import detect_features
 from harness.corpus.writer import dump_case
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT, QWEN_XML, SSEEvent
+from harness.model import (
+    ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
+    GEMINI,
+    OPENAI_CHAT,
+    QWEN_XML,
+    SSEEvent,
+)
 from harness.sse import render_sse
 from harness.strategies.plan import ExchangePlan
 from harness.strategies.render import render_request, render_response, render_stream
@@ -41,6 +48,15 @@ ENDPOINTS: dict[str, str] = {
     DEEPSEEK_CHAT: "https://api.deepseek.com/chat/completions",
     QWEN_XML: "http://127.0.0.1:8000/v1/chat/completions",
 }
+# Gemini names the model and whether the answer streams in the path.
+GEMINI_BASE = "https://generativelanguage.googleapis.com/v1beta/models/"
+
+
+def endpoint(plan: ExchangePlan) -> str:
+    if plan.dialect == GEMINI:
+        method = "streamGenerateContent?alt=sse" if plan.stream else "generateContent"
+        return f"{GEMINI_BASE}{plan.model}:{method}"
+    return ENDPOINTS[plan.dialect]
 
 
 def plan_interaction(plan: ExchangePlan) -> Interaction:
@@ -54,7 +70,7 @@ def plan_interaction(plan: ExchangePlan) -> Interaction:
         content_type = "application/json"
     return Interaction(
         method="POST",
-        uri=ENDPOINTS[plan.dialect],
+        uri=endpoint(plan),
         request_headers=_headers({"Content-Type": ("application/json",)}),
         request_body_text=request_text,
         status_code=200,

@@ -22,6 +22,7 @@ STATUSES: tuple[Status, ...] = ("pass", "partial", "fail")
 FORMAT_WORDS: Mapping[str, str] = {
     "anthropic": "Anthropic tool_use blocks",
     "openai": "OpenAI tool_calls",
+    "gemini": "Gemini functionCall parts",
     "xml": "Qwen XML in the text content",
     "json-text": "JSON in the text content",
     "none": "prose, with no tool call",

@@ -28,7 +28,7 @@ from harness.probe.evidence import (
     status_for,
     step_result,
 )
-from harness.probe.observe import ANTHROPIC, OPENAI, Observation
+from harness.probe.observe import STRUCTURED, Observation
 from harness.probe.requests import continued, first_request
 from harness.probe.session import Conversation, ProbeSession, refusal
 from harness.probe.tools import ADD, FAIL_ONCE, ToolAnswer, as_integer, run_tool
@@ -136,7 +136,7 @@ def error_repair(session: ProbeSession, notes: Notes) -> StepResult:
     if not calls:
         reason = f"never called probe_fail_once: {first.preview() or call_names(first.calls)!r}"
         return result("fail", NO_REPAIR, reason)
-    if first.format not in (ANTHROPIC, OPENAI) and not any(c.executable for c in calls):
+    if first.format not in STRUCTURED and not any(c.executable for c in calls):
         reason = "the probe_fail_once call cannot be executed, so no error could be sent back"
         return result("fail", NO_REPAIR, reason, calls[0].failures())
     answers = answers_for(first)
@@ -166,7 +166,7 @@ def error_repair(session: ProbeSession, notes: Notes) -> StepResult:
 def answers_for(observation: Observation) -> tuple[ToolAnswer, ...]:
     """The probe tools' answers to the calls: every structured call (each
     needs its result); for calls written as text, the executable ones."""
-    structured = observation.format in (ANTHROPIC, OPENAI)
+    structured = observation.format in STRUCTURED
     return tuple(
         run_tool(call.name, call.arguments)
         for call in observation.calls

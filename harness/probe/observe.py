@@ -19,6 +19,7 @@ from harness.dialects import get_codec
 from harness.errors import ToolwireError
 from harness.model import (
     ANTHROPIC_MESSAGES,
+    GEMINI,
     Response,
     SSEEvent,
     ThinkingBlock,
@@ -31,6 +32,9 @@ from harness.sse import parse_sse
 
 ANTHROPIC = "anthropic"
 OPENAI = "openai"
+GEMINI_CALLS = "gemini"
+# Formats whose calls the API returns as structured objects, answered in kind.
+STRUCTURED = (ANTHROPIC, OPENAI, GEMINI_CALLS)
 NONE = "none"
 _TEXT_PREVIEW = 80
 
@@ -118,10 +122,14 @@ def _read_turn(
     problems: tuple[str, ...],
 ) -> Observation:
     turn = response.message
-    reasoning = any(isinstance(block, ThinkingBlock) for block in turn.blocks)
+    # Gemini's reasoning to replay is the thought signature of its calls.
+    reasoning = any(
+        isinstance(block, ThinkingBlock) or (isinstance(block, ToolCall) and bool(block.signature))
+        for block in turn.blocks
+    )
     structured = turn.tool_calls
     if structured:
-        found = ANTHROPIC if dialect == ANTHROPIC_MESSAGES else OPENAI
+        found = {ANTHROPIC_MESSAGES: ANTHROPIC, GEMINI: GEMINI_CALLS}.get(dialect, OPENAI)
         calls = tuple(_structured(call) for call in structured)
         return Observation(
             exchange, found, parser_name, calls, turn.text, response, reasoning, problems
@@ -147,6 +155,17 @@ def _structured(call: ToolCall) -> Call:
     return Call(call.name, call.arguments, call.id, problems)
 
 
+def _gemini_texts(chunk: dict[str, Any]) -> Iterator[str]:
+    """The answer text (not thoughts) of one Gemini stream chunk."""
+    for candidate in chunk.get("candidates") or ():
+        content = candidate.get("content") if isinstance(candidate, dict) else None
+        parts = content.get("parts") if isinstance(content, dict) else None
+        for part in parts if isinstance(parts, list) else ():
+            text = part.get("text") if isinstance(part, dict) else None
+            if isinstance(text, str) and not part.get("thought"):
+                yield text
+
+
 def _text_deltas(dialect: str, events: Sequence[SSEEvent]) -> Iterator[str]:
     """The text fragments of a stream in arrival order (for the incremental parser)."""
     for event in events:
@@ -155,6 +174,9 @@ def _text_deltas(dialect: str, events: Sequence[SSEEvent]) -> Iterator[str]:
         except ValueError:
             continue  # [DONE] and other sentinels
         if not isinstance(data, dict):
+            continue
+        if dialect == GEMINI:
+            yield from _gemini_texts(data)
             continue
         if dialect == ANTHROPIC_MESSAGES:
             delta = data.get("delta")

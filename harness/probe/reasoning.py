@@ -23,7 +23,7 @@ A model that returned no reasoning has nothing to replay: ``false``, ``pass``.
 
 from __future__ import annotations
 
-from harness.model import ANTHROPIC_MESSAGES
+from harness.model import ANTHROPIC_MESSAGES, GEMINI
 from harness.probe.evidence import Notes, Status, StepResult, step_result
 from harness.probe.requests import continued
 from harness.probe.session import Conversation, ProbeSession, refusal
@@ -61,7 +61,10 @@ def reasoning_state(session: ProbeSession, notes: Notes) -> StepResult:
         )
         return result("partial", True, reason, 1)
     trial.slug, trial.title = "reasoning-not-replayed", "step 6, refused without the reasoning"
-    if session.dialect != ANTHROPIC_MESSAGES:
+    if session.dialect == GEMINI:
+        # Gemini 3 refuses a call sent back without its thought signature.
+        trial.violations = ("replay.assistant_altered",)
+    elif session.dialect != ANTHROPIC_MESSAGES:
         trial.violations = DROPPED_REASONING_VIOLATIONS
     replayed = session.conversation("reasoning-replayed", "step 6, the reasoning replayed")
     replayed.exchanges.append(first.exchange)

@@ -15,6 +15,13 @@ It continues the way a careful client continues it:
 * results follow right after their calls: one ``role: tool`` message per
   call (OpenAI), one user message of ``tool_result`` blocks, ``is_error``
   on failures (Anthropic);
+* gemini: the model's Content goes back as returned (parts with their
+  ``thoughtSignature``: Gemini 3 refuses a call without it,
+  https://ai.google.dev/gemini-api/docs/thought-signatures; without
+  ``keep_reasoning`` the signatures and thought parts are left out), then
+  one user Content of ``functionResponse`` parts (``{"output": ...}``, or
+  ``{"error": ...}`` on failures) in call order; the body carries ``model``
+  and ``stream`` for the transport, which puts them in the URL;
 * calls the model wrote as text (Qwen XML, JSON) are answered in text, as
   a Qwen chat template renders tool messages: one user message of
   ``<tool_response>`` blocks, in call order.
@@ -27,9 +34,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from harness.dialects import get_codec
-from harness.model import ANTHROPIC_MESSAGES, Response
-from harness.probe.observe import ANTHROPIC, OPENAI, Observation
-from harness.probe.tools import ToolAnswer, anthropic_tools, openai_tools
+from harness.model import ANTHROPIC_MESSAGES, GEMINI, Response
+from harness.probe.observe import STRUCTURED, Observation
+from harness.probe.tools import ToolAnswer, anthropic_tools, gemini_tools, openai_tools
 
 SYSTEM_PROMPT = (
     "You are being tested for tool use. The tools have no side effects. "
@@ -45,8 +52,18 @@ _OPENAI_CALL_KEYS = ("id", "type", "function")
 
 def first_request(dialect: str, model: str, prompt: str, stream: bool = False) -> dict[str, Any]:
     """A new conversation: system prompt, the probe tools, one user prompt."""
-    if dialect == ANTHROPIC_MESSAGES:
+    if dialect == GEMINI:
         body: dict[str, Any] = {
+            "model": model,
+            "systemInstruction": {"parts": [{"text": SYSTEM_PROMPT}]},
+            "contents": [{"role": "user", "parts": [{"text": prompt}]}],
+            "tools": gemini_tools(),
+        }
+        if stream:
+            body["stream"] = True
+        return body
+    if dialect == ANTHROPIC_MESSAGES:
+        body = {
             "model": model,
             "max_tokens": ANTHROPIC_MAX_TOKENS,
             "system": SYSTEM_PROMPT,
@@ -82,9 +99,11 @@ def continued(
     if observation.response is None:
         raise ValueError("cannot continue after an answer that was not read")
     body = copy.deepcopy(request)
+    if dialect == GEMINI:
+        return _gemini_continued(body, observation, answers, keep_reasoning)
     messages: list[Any] = body["messages"]
     messages.append(assistant_message(dialect, observation.response, keep_reasoning))
-    structured = observation.format in (ANTHROPIC, OPENAI)
+    structured = observation.format in STRUCTURED
     if not structured:
         messages.append({"role": "user", "content": _text_results(answers)})
     elif dialect == ANTHROPIC_MESSAGES:
@@ -135,11 +154,40 @@ def assistant_message(dialect: str, response: Response, keep_reasoning: bool) ->
     return kept
 
 
+def _gemini_continued(
+    body: dict[str, Any],
+    observation: Observation,
+    answers: Sequence[ToolAnswer],
+    keep_reasoning: bool,
+) -> dict[str, Any]:
+    assert observation.response is not None
+    rendered = get_codec(GEMINI).render_response(observation.response)
+    content = copy.deepcopy((rendered.get("candidates") or [{}])[0].get("content") or {})
+    parts = [p for p in content.get("parts") or () if keep_reasoning or not p.get("thought")]
+    if not keep_reasoning:
+        for part in parts:
+            part.pop("thoughtSignature", None)
+    parts = [p for p in parts if p.get("text") != "" or len(p) > 1]  # stream leftovers
+    body["contents"].append({"role": "model", "parts": parts})
+    if observation.format not in STRUCTURED:
+        body["contents"].append({"role": "user", "parts": [{"text": _text_results(answers)}]})
+        return body
+    replies = []
+    for call, answer in zip(observation.calls, answers, strict=True):
+        reply: dict[str, Any] = {"name": call.name}
+        if call.id:
+            reply["id"] = call.id
+        reply["response"] = {"error" if answer.is_error else "output": answer.content}
+        replies.append({"functionResponse": reply})
+    body["contents"].append({"role": "user", "parts": replies})
+    return body
+
+
 def streamed(request: dict[str, Any], dialect: str) -> dict[str, Any]:
     """The same request, asked as a stream."""
     body = copy.deepcopy(request)
     body["stream"] = True
-    if dialect != ANTHROPIC_MESSAGES:
+    if dialect not in (ANTHROPIC_MESSAGES, GEMINI):
         body["stream_options"] = {"include_usage": True}
     return body
 

@@ -18,9 +18,9 @@ from harness.schemas import format_json_path
 
 SCHEMA_ID = "https://schemas.toolwire.invalid/probe-profile.json"
 SCHEMA_LEVELS = ("strict-json-schema", "simple-object", "string-only")
-TOOL_CALL_FORMATS = ("anthropic", "openai", "xml", "json-text", "none")
+TOOL_CALL_FORMATS = ("anthropic", "openai", "gemini", "xml", "json-text", "none")
 ERROR_REPAIRS = ("reliable", "limited", "none")
-PROBE_DIALECTS = ("openai-chat", "anthropic-messages")
+PROBE_DIALECTS = ("openai-chat", "anthropic-messages", "gemini")
 
 _NULLABLE_STRING = {"type": ["string", "null"]}
 

@@ -118,6 +118,23 @@ def anthropic_tools() -> list[dict[str, Any]]:
     ]
 
 
+def gemini_tools() -> list[dict[str, Any]]:
+    """The tools as one Gemini Tool of ``functionDeclarations`` (JSON Schema
+    under ``parametersJsonSchema``)."""
+    return [
+        {
+            "functionDeclarations": [
+                {
+                    "name": tool.name,
+                    "description": tool.description,
+                    "parametersJsonSchema": _plain(tool.schema),
+                }
+                for tool in PROBE_TOOLS
+            ]
+        }
+    ]
+
+
 def tool_defs() -> tuple[ToolDef, ...]:
     """The tools in the canonical model (what the Qwen XML parser types values by)."""
     return tuple(

@@ -25,9 +25,11 @@ from urllib.parse import urlsplit
 from harness import __version__, json_text
 from harness.corpus.foreign import RawExchange
 from harness.corpus.record import ANTHROPIC_VERSION, endpoint_url
+from harness.corpus.record_gemini import API_KEY_HEADER as GEMINI_KEY_HEADER
+from harness.corpus.record_gemini import sent_body
 from harness.corpus.scrub import Scrubber, is_secret_header
 from harness.errors import ToolwireError
-from harness.model import ANTHROPIC_MESSAGES
+from harness.model import ANTHROPIC_MESSAGES, GEMINI
 from harness.redaction import redact
 from harness.redirects import open_url
 
@@ -118,9 +120,18 @@ def post(endpoint: Endpoint, body: Mapping[str, Any]) -> Exchange:
     stream = body.get("stream") is True
     shown = _headers(endpoint.dialect, stream)
     sent = dict(shown)
+    if endpoint.dialect == GEMINI:
+        # Gemini names the model and streaming in the URL (record_gemini.py).
+        model = body.get("model")
+        url = endpoint_url(
+            endpoint.base_url, GEMINI, model if isinstance(model, str) else "", stream
+        )
+        body = sent_body(body)
     if endpoint.api_key:
         if endpoint.dialect == ANTHROPIC_MESSAGES:
             sent["x-api-key"] = endpoint.api_key
+        elif endpoint.dialect == GEMINI:
+            sent[GEMINI_KEY_HEADER] = endpoint.api_key
         else:
             sent["Authorization"] = f"Bearer {endpoint.api_key}"
     data = json.dumps(body, ensure_ascii=False).encode("utf-8")

@@ -26,7 +26,14 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, DIALECTS, OPENAI_CHAT, QWEN_XML
+from harness.model import (
+    ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
+    DIALECTS,
+    GEMINI,
+    OPENAI_CHAT,
+    QWEN_XML,
+)
 from harness.strategies.plan import (
     MODELS,
     AssistantPlan,
@@ -170,9 +177,10 @@ def _tool_choices(
     # docs, "tool use"); DeepSeek thinking mode is kept to the same pair.
     kinds = ("auto", "none") if thinking else ("auto", "none", "required", "tool")
     names = st.sampled_from([tool.name for tool in tools])
+    # Gemini has no switch that disables parallel calls.
     return st.builds(
         lambda kind, name, parallel: ToolChoicePlan(
-            kind, name if kind == "tool" else None, parallel or kind == "none"
+            kind, name if kind == "tool" else None, parallel or kind == "none" or dialect == GEMINI
         ),
         st.sampled_from(kinds),
         names,
@@ -256,7 +264,8 @@ def _assistant(
     reasoning = draw(_reasoning_blocks(dialect)) if context.reasoning else ()
     calls = draw(_calls(context, ids, min_calls, max_calls, only)) if max_calls else ()
     before = draw(optional_texts(dialect)) if calls else draw(texts(dialect))
-    after = draw(optional_texts(dialect)) if calls and dialect == ANTHROPIC_MESSAGES else None
+    text_after = dialect in (ANTHROPIC_MESSAGES, GEMINI)  # parts/blocks keep their order
+    after = draw(optional_texts(dialect)) if calls and text_after else None
     return AssistantPlan(reasoning, before, calls, after)
 
 

@@ -16,14 +16,17 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
+from harness.adapters.reference.to_gemini import conversation_to_gemini, response_to_gemini
 from harness.dialects import get_codec
 from harness.dialects.qwen_xml.turns import unparse_turn
 from harness.engine.payloads import events_to_wire
 from harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
+    GEMINI,
     QWEN_XML,
     Block,
     CanonicalStop,
@@ -66,6 +69,17 @@ _RESPONSE_ID_PREFIX: dict[str, str] = {
 _CREATED = 1_750_000_000  # a fixed timestamp: generated payloads are reproducible
 
 
+def _gemini(plan: ExchangePlan) -> bool:
+    return plan.dialect == GEMINI
+
+
+def _as_anthropic(plan: ExchangePlan) -> ExchangePlan:
+    # A gemini plan is written as its anthropic-messages twin (the same turn
+    # structure: results in user turns, a top-level system prompt), then
+    # converted by the reference adapter's documented steps.
+    return replace(plan, dialect=ANTHROPIC_MESSAGES)
+
+
 def render_request(plan: ExchangePlan) -> dict[str, Any]:
     """The request body of ``plan`` in its dialect."""
     return get_codec(plan.dialect).render_request(request_conversation(plan))
@@ -87,6 +101,8 @@ def render_stream(plan: ExchangePlan) -> list[dict[str, Any]]:
 
 
 def request_conversation(plan: ExchangePlan) -> Conversation:
+    if _gemini(plan):
+        return conversation_to_gemini(request_conversation(_as_anthropic(plan)))
     anthropic = plan.dialect == ANTHROPIC_MESSAGES
     turns: list[Turn] = []
     if plan.system is not None and not anthropic:
@@ -219,6 +235,8 @@ def _request_extra(plan: ExchangePlan) -> dict[str, Any]:
 
 
 def response_of(plan: ExchangePlan) -> Response:
+    if _gemini(plan):
+        return response_to_gemini(response_of(_as_anthropic(plan)))
     message = _assistant_turn(plan.dialect, plan.answer, in_answer=True)
     if plan.dialect == QWEN_XML and plan.cut is not None:
         message = _cut_last_call(message, plan.cut)

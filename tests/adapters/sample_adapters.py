@@ -28,7 +28,7 @@ class NoDirections(EchoAdapter):
 
 
 class UnknownDialect(EchoAdapter):
-    directions = (("request", "openai-chat", "gemini"),)
+    directions = (("request", "openai-chat", "mistral-chat"),)
 
 
 class UnknownKind(EchoAdapter):

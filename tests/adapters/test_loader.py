@@ -33,7 +33,7 @@ def test_public_entry_point_is_harness_load_adapter() -> None:
         ("does.not:exist", "cannot import module 'does.not'"),
         (f"{SAMPLES}:Nope", "has no attribute 'Nope'"),
         (f"{SAMPLES}:NoDirections", "declares no directions"),
-        (f"{SAMPLES}:UnknownDialect", "unknown dialect 'gemini'"),
+        (f"{SAMPLES}:UnknownDialect", "unknown dialect 'mistral-chat'"),
         (f"{SAMPLES}:UnknownKind", "unknown kind 'batch'"),
         (f"{SAMPLES}:MissingConvert", "lacks convert"),
         (f"{SAMPLES}:RaisesOnInit", "creating it failed: RuntimeError: needs an API key"),

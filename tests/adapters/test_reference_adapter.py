@@ -12,7 +12,7 @@ import pytest
 import harness
 from harness.adapters.loader import load_adapter
 from harness.adapters.reference import ConversionError, ReferenceAdapter
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT, QWEN_XML
+from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, GEMINI, OPENAI_CHAT, QWEN_XML
 from harness.sse import render_sse
 from tests.adapters.test_reference_support import (
     answer,
@@ -34,8 +34,12 @@ def test_load_adapter_reference_gives_the_declared_directions() -> None:
         (ANTHROPIC_MESSAGES, DEEPSEEK_CHAT),
         (DEEPSEEK_CHAT, ANTHROPIC_MESSAGES),
         (QWEN_XML, OPENAI_CHAT),
+        (GEMINI, OPENAI_CHAT),
+        (OPENAI_CHAT, GEMINI),
+        (GEMINI, ANTHROPIC_MESSAGES),
+        (ANTHROPIC_MESSAGES, GEMINI),
     }
-    assert len(loaded.directions) == 15  # request, response and stream for each pair
+    assert len(loaded.directions) == 27  # request, response and stream for each pair
 
 
 def test_an_undeclared_direction_is_refused_with_the_supported_ones() -> None:

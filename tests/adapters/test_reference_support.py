@@ -27,6 +27,7 @@ from harness.adapters.reference import ReferenceAdapter
 from harness.corpus.case import Case, Interaction
 from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
 from harness.dialects import get_codec
+from harness.engine.payloads import with_url_model
 from harness.model import Conversation, PayloadKind, Response, SSEEvent
 from harness.schemas import validate_payload
 
@@ -54,7 +55,8 @@ def stream_payload(events: tuple[SSEEvent, ...]) -> list[dict[str, Any]]:
 
 def payload_of(interaction: Interaction, kind: PayloadKind) -> Any:
     if kind == "request":
-        return interaction.request_json()
+        # A Gemini body names no model: the engine adds its URL's (payloads.py).
+        return with_url_model(interaction.request_json(), interaction.uri)
     if kind == "stream":
         return stream_payload(interaction.response_events())
     return interaction.response_json()

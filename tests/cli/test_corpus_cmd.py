@@ -9,6 +9,7 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
+from conformance.profiles import PROFILES
 from harness.cli.main import cli
 from tests.corpus.factory import (
     OPENAI_RESPONSE,
@@ -290,8 +291,7 @@ BAD_CORPORA: list[tuple[str, Callable[[Path], None], list[str]]] = [
         _edit(_toolwire(profile="anthropic-strikt")),
         [
             f"{SOURCE}: toolwire.profile: unknown profile 'anthropic-strikt' (did you mean "
-            "'anthropic-strict'? valid: openai, anthropic, anthropic-strict, deepseek-thinking, "
-            "deepseek-reasoner-legacy, qwen3-coder)"
+            f"'anthropic-strict'? valid: {', '.join(PROFILES)})"
         ],
     ),
     (

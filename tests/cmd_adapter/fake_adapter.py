@@ -46,7 +46,7 @@ def handshake(mode: str) -> None:
     if mode == "old-protocol":
         message["protocol"] = 0
     if mode == "bad-direction":
-        directions[0] = ["request", "openai-chat", "gemini"]
+        directions[0] = ["request", "openai-chat", "mistral-chat"]
     if mode == "no-handshake":
         message = {"type": "result", "id": 1, "payload": {}}
     send(message)

@@ -76,7 +76,7 @@ def test_check_reports_an_invalid_handshake() -> None:
     result = _run("--check", f"{sys.executable} {FAKE} bad-direction")
     assert result.exit_code == 1
     assert "INVALID:" in result.output
-    assert "at $.directions[0][2]: 'gemini' is not one of" in result.output
+    assert "at $.directions[0][2]: 'mistral-chat' is not one of" in result.output
 
 
 def test_validate_checks_a_transcript_line_by_line(tmp_path: Path) -> None:

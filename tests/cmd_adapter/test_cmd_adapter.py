@@ -142,7 +142,7 @@ def test_an_answer_to_another_id_is_a_protocol_error() -> None:
     [
         ("no-handshake", "first message has type 'result'"),
         ("old-protocol", "speaks protocol 0; toolwire speaks 1"),
-        ("bad-direction", "unknown dialect 'gemini'"),
+        ("bad-direction", "unknown dialect 'mistral-chat'"),
     ],
 )
 def test_a_bad_start_is_a_load_error(mode: str, message: str) -> None:

@@ -85,9 +85,9 @@ def test_valid_messages_pass(message: dict[str, Any]) -> None:
     ("message", "path", "words"),
     [
         (
-            {**HANDSHAKE, "directions": [["request", "openai-chat", "gemini"]]},
+            {**HANDSHAKE, "directions": [["request", "openai-chat", "mistral-chat"]]},
             "$.directions[0][2]",
-            "'gemini' is not one of",
+            "'mistral-chat' is not one of",
         ),
         ({**HANDSHAKE, "protocol": 2}, "$.protocol", "1 was expected"),
         ({**HANDSHAKE, "capabilities": ["telepathy"]}, "$.capabilities[0]", "is not one of"),

@@ -133,15 +133,24 @@ def _answers_per_call_turn(conversation: Conversation) -> Iterator[int]:
     before the next assistant turn."""
     turns = conversation.turns
     for index, turn in enumerate(turns):
-        ids = {b.id for b in turn.blocks if isinstance(b, ToolCall) and b.id}
-        if turn.role not in ASSISTANT or not ids:
+        calls = [b for b in turn.blocks if isinstance(b, ToolCall)]
+        ids = {b.id for b in calls if b.id}
+        if turn.role not in ASSISTANT or not calls:
             continue
+        # gemini calls without ids are answered by name, one response each.
+        open_names = [b.name for b in calls if not b.id]
         answered: set[str] = set()
+        by_name = 0
         for later in turns[index + 1 :]:
             if later.role in ASSISTANT:
                 break
-            answered |= {b.call_id for b in later.blocks if isinstance(b, ToolResult)} & ids
-        yield len(answered)
+            for result in (b for b in later.blocks if isinstance(b, ToolResult)):
+                if result.call_id in ids:
+                    answered.add(result.call_id)
+                elif result.call_id is None and result.name in open_names:
+                    open_names.remove(result.name)
+                    by_name += 1
+        yield len(answered) + by_name
 
 
 def _failed(result: ToolResult) -> bool:
@@ -282,6 +291,10 @@ EXERCISES: dict[str, Predicate] = {
     "reasoning.not_carried": _response_reasoning,
     "reasoning.invented": lambda c: any(_carries_reasoning(b) for b in _thinking(c)),
     "reasoning.signature_invented": lambda c: any(True for _ in _thinking(c)),
+    "reasoning.call_signature_lost": lambda c: any(call.signature for call in _calls(c)),
+    "schema.gemini_parameters": lambda c: any(
+        "parameters" in tool.extra for r in c.requests for tool in r.tools or ()
+    ),
     # xml
     "xml.call_not_parsed": lambda c: _qwen(c) and _response_calls(c) >= 1,
     "xml.parameter_type": lambda c: _qwen(c) and "<parameter=" in _xml_text(c),

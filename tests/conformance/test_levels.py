@@ -23,6 +23,7 @@ PROVIDER_HOSTS = {
     "platform.claude.com",
     "api-docs.deepseek.com",
     "huggingface.co",
+    "ai.google.dev",
 }
 # A recorded rejection: a public report of the API's answer (issue or pull request).
 FINDING_BUILDERS = ("finding", "Finding")

@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+from conformance.profiles import PROFILES
 from harness.corpus.loader import bundled_corpus_root, load_case, load_corpus
 from harness.errors import CorpusError
+from harness.model import DIALECTS
 from tests.corpus.factory import make_case, mutated, twin_pair, write_case_file
 
 CASE_ID = "single-tool/weather-openai"
@@ -189,9 +191,7 @@ _FEATURES = (
     "streaming, multi-turn, empty-content, unicode, large-arguments, nested-arguments, "
     "long-conversation, limits, server-tools, negative"
 )
-_PROFILES = (
-    "openai, anthropic, anthropic-strict, deepseek-thinking, deepseek-reasoner-legacy, qwen3-coder"
-)
+_PROFILES = ", ".join(PROFILES)
 
 BAD_INPUTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("version 2", _set("version", 2), f"cassette version 2 is not supported ({_VERSION_HINT})"),
@@ -239,7 +239,7 @@ BAD_INPUTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
         "unknown dialect",
         _set("toolwire.dialect", "openai"),
         "toolwire.dialect: unknown dialect 'openai' (did you mean 'openai-chat'? "
-        "valid: openai-chat, anthropic-messages, deepseek-chat, qwen-xml)",
+        f"valid: {', '.join(DIALECTS)})",
     ),
     (
         "missing provenance",

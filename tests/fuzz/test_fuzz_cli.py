@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from harness.cli.main import cli
 from harness.corpus.loader import load_corpus
+from harness.model import DIALECTS
 
 DOUBLE_ENCODED = "tests.selftest.broken_responses:DoubleEncodedArguments"
 
@@ -21,10 +22,11 @@ def fuzz(*args: str) -> tuple[int, str, str]:
 
 
 def test_reference_passes_and_says_how_many_exchanges_ran() -> None:
-    code, out, err = fuzz("--examples", "8", "--seed", "5")
+    examples = 2 * len(DIALECTS)  # two per source dialect
+    code, out, err = fuzz("--examples", str(examples), "--seed", "5")
     assert code == 0, out + err
     assert "toolwire fuzz: adapter reference, seed 5" in out
-    assert "PASS: no failure in 8 generated exchanges" in out
+    assert f"PASS: no failure in {examples} generated exchanges" in out
     assert "fuzzing 2 qwen-xml exchanges" in err
 
 

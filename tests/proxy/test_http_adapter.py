@@ -56,7 +56,7 @@ def test_every_option_is_read() -> None:
         ("http://example.com:8080", "must listen on 127.0.0.1, not 'example.com'"),
         ("http://10.0.0.5:8080", "must listen on 127.0.0.1"),
         ("http://127.0.0.1:8080?frnt=openai-chat", "unknown option 'frnt'"),
-        ("http://127.0.0.1:8080?front=gemini", "front='gemini' is not a dialect"),
+        ("http://127.0.0.1:8080?front=mistral-chat", "front='mistral-chat' is not a dialect"),
         ("http://127.0.0.1:8080?match=fuzzy", "match='fuzzy' is not a match mode"),
         ("http://127.0.0.1:8080?timeout=0", "timeout='0' is not a positive number"),
         ("http://127.0.0.1:8080?timeout=soon", "timeout='soon' is not a positive number"),

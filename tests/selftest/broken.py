@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from tests.selftest import (
     broken_blind,
+    broken_gemini,
     broken_reasoning,
     broken_requests,
     broken_responses,
@@ -37,6 +38,7 @@ def _adapters() -> tuple[type[BrokenAdapter], ...]:
         broken_vanish,
         broken_streams,
         broken_blind,
+        broken_gemini,
     ):
         for value in vars(module).values():
             if (

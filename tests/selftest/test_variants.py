@@ -67,6 +67,11 @@ def test_the_variants_were_judged_by_the_rules_they_vary(bundled: Corpus) -> Non
         "RequiredEmptyAdded": ("single-tool/weather-anthropic", "fidelity.tool_definitions"),
         "ReformattedArguments": ("single-tool/weather-anthropic", "fidelity.arguments"),
         "SystemAsBlocks": ("mixed-text/text-then-call-openai", "fidelity.text"),
+        "GeminiSignatureUrlSafe": (
+            "gemini-dev/signature-replay-stream",
+            "reasoning.call_signature_lost",
+        ),
+        "GeminiExplicitIds": ("parallel/two-cities-openai", "pairing.unanswered_call"),
     }
     for name, (case, rule) in judged.items():
         result = run(by_name[name](), bundled)

@@ -14,6 +14,7 @@ can tell a variant that changed nothing from one that was judged and passed.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 import re
@@ -192,6 +193,65 @@ class EmptyStopAdded(VariantAdapter):
         return output
 
 
+# --- gemini ------------------------------------------------------------------
+# GeminiSignatureUrlSafe: every thoughtSignature written in unpadded base64url:
+# the same bytes (clients send signatures back so, and the API accepts it).
+# GeminiExplicitIds: request calls given ids and their responses the same
+# ids, where the reference pairs by name and order.
+
+GEMINI = "gemini"
+TO_GEMINI = frozenset(d for d in DIRECTIONS if d[2] == GEMINI)
+
+
+def _contents(output: Any, direction: Triple) -> list[Json]:
+    if direction[0] == "stream":
+        return [
+            candidate.get("content") or {}
+            for event in output
+            if isinstance(event.get("data"), dict)
+            for candidate in event["data"].get("candidates") or ()
+        ]
+    if direction[0] == "request":
+        return list(output.get("contents") or ())
+    return [c.get("content") or {} for c in output.get("candidates") or ()]
+
+
+class GeminiSignatureUrlSafe(VariantAdapter):
+    variation = "Gemini thoughtSignatures re-encoded as unpadded base64url (the same bytes)"
+    varied = TO_GEMINI
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        for content in _contents(output, direction):
+            for part in content.get("parts") or ():
+                signature = part.get("thoughtSignature")
+                if isinstance(signature, str):
+                    text = signature.replace("-", "+").replace("_", "/").rstrip("=")
+                    raw = base64.b64decode(text + "=" * (-len(text) % 4))
+                    part["thoughtSignature"] = base64.urlsafe_b64encode(raw).decode().rstrip("=")
+        return output
+
+
+class GeminiExplicitIds(VariantAdapter):
+    variation = "Gemini request calls and their responses given matching ids (call_<turn>_<n>)"
+    varied = frozenset(d for d in TO_GEMINI if d[0] == "request")
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        pending: list[tuple[str, Any]] = []
+        for turn, content in enumerate(output.get("contents") or ()):
+            for part in content.get("parts") or ():
+                call = part.get("functionCall")
+                answer = part.get("functionResponse")
+                if isinstance(call, dict) and "id" not in call:
+                    call["id"] = f"call_{turn}_{len(pending)}"
+                    pending.append((call["id"], call.get("name")))
+                elif isinstance(answer, dict) and "id" not in answer:
+                    match = next((p for p in pending if p[1] == answer.get("name")), None)
+                    if match is not None:
+                        pending.remove(match)
+                        answer["id"] = match[0]
+        return output
+
+
 VARIANTS: tuple[type[VariantAdapter], ...] = (
     ReorderedKeys,
     ReformattedArguments,
@@ -201,4 +261,6 @@ VARIANTS: tuple[type[VariantAdapter], ...] = (
     EmptyDefsAdded,
     RequiredEmptyAdded,
     EmptyStopAdded,
+    GeminiSignatureUrlSafe,
+    GeminiExplicitIds,
 )

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from harness import __version__
-from harness.adapters.reference import qwen, to_anthropic, to_openai
+from harness.adapters.reference import gemini_steps, qwen, to_anthropic, to_openai
 from harness.adapters.reference.errors import ConversionError
 from harness.adapters.reference.ids import changed_ids
 from harness.adapters.reference.streams import events_in, events_out
@@ -37,6 +37,7 @@ from harness.dialects.qwen_xml import QWEN_XML_CODEC
 from harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
+    GEMINI,
     OPENAI_CHAT,
     PAYLOAD_KINDS,
     QWEN_XML,
@@ -55,6 +56,10 @@ _PAIRS: tuple[tuple[str, str], ...] = (
     (ANTHROPIC_MESSAGES, DEEPSEEK_CHAT),
     (DEEPSEEK_CHAT, ANTHROPIC_MESSAGES),
     (QWEN_XML, OPENAI_CHAT),
+    (GEMINI, OPENAI_CHAT),
+    (OPENAI_CHAT, GEMINI),
+    (GEMINI, ANTHROPIC_MESSAGES),
+    (ANTHROPIC_MESSAGES, GEMINI),
 )
 DIRECTIONS: frozenset[tuple[str, str, str]] = frozenset(
     (kind, source, target) for source, target in _PAIRS for kind in PAYLOAD_KINDS
@@ -116,6 +121,8 @@ class ReferenceAdapter:
         self._check(kind, source, target)
         if source == QWEN_XML:
             return {}
+        if GEMINI in (source, target):
+            return gemini_steps.id_mapping(self, payload, kind, source, target)
         if kind == "request":
             conversation = get_codec(source).parse_request(payload)
             blocks = [b for turn in conversation.turns for b in turn.blocks]
@@ -156,6 +163,8 @@ class ReferenceAdapter:
         return get_codec(source).parse_stream(events)
 
     def _request_step(self, source: str, target: str) -> RequestStep:
+        if GEMINI in (source, target):
+            return gemini_steps.request_step(source, target)
         if source == QWEN_XML:
             return qwen.conversation_to_openai
         if target == ANTHROPIC_MESSAGES:
@@ -163,6 +172,8 @@ class ReferenceAdapter:
         return lambda conversation: to_openai.conversation_to_openai(conversation, target)
 
     def _response_step(self, source: str, target: str) -> ResponseStep:
+        if GEMINI in (source, target):
+            return gemini_steps.response_step(source, target)
         if source == QWEN_XML:
             tools = self._tools
             return lambda response: qwen.response_to_openai(response, tools)

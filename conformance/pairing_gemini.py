@@ -1,0 +1,69 @@
+"""Gemini pairing: ``functionResponse`` parts answer ``functionCall`` parts by
+id where the response carries one, else by name and order.
+
+Gemini calls need not carry an ``id``; a ``functionResponse`` names the
+function it answers, and the user turn right after the model's function-call
+turn must hold as many response parts as that turn had call parts: the API
+answers 400 "Please ensure that the number of function response parts is equal
+to the number of function call parts of the function call turn"
+(https://github.com/google-gemini/gemini-cli/issues/4217, gemini-2.5-pro;
+https://ai.google.dev/gemini-api/docs/function-calling). ``match_window``
+pairs one call turn with the results of its answer window:
+
+* a result with an id takes the call with that id (or none: an orphan);
+* a result without an id takes the first call of the same name not yet
+  answered (a Gemini client answers parallel calls in order);
+* what is left: calls without an answer, results without a call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from conformance.timeline import CallSite, CallTurn, ResultSite, timeline_of
+from harness.model import Conversation
+
+
+@dataclass(frozen=True)
+class WindowMatch:
+    answered: tuple[CallSite, ...]
+    unanswered: tuple[CallSite, ...]
+    orphans: tuple[ResultSite, ...]
+
+
+def match_window(conversation: Conversation, call_turn: CallTurn) -> WindowMatch:
+    timeline = timeline_of(conversation)
+    open_calls = list(call_turn.calls)
+    answered: list[CallSite] = []
+    orphans: list[ResultSite] = []
+    for index in call_turn.window:
+        for site in timeline.results_by_turn.get(index, ()):
+            result = site.result
+            if result.call_id:
+                match = [c for c in open_calls if c.call.id == result.call_id]
+            else:
+                match = [c for c in open_calls if c.call.name == result.name]
+            if match:
+                open_calls.remove(match[0])
+                answered.append(match[0])
+            else:
+                orphans.append(site)
+    return WindowMatch(tuple(answered), tuple(open_calls), tuple(orphans))
+
+
+def unmatched_results(conversation: Conversation) -> list[ResultSite]:
+    """Every result no call answers: outside any answer window, or left over in one."""
+    timeline = timeline_of(conversation)
+    left: list[ResultSite] = [s for s in timeline.results if s.turn_index not in timeline.owners]
+    for call_turn in timeline.call_turns:
+        left += match_window(conversation, call_turn).orphans
+    return sorted(left, key=lambda s: (s.turn_index, s.block_index))
+
+
+def unanswered_calls(conversation: Conversation) -> Sequence[CallSite]:
+    found: list[CallSite] = []
+    for call_turn in timeline_of(conversation).call_turns:
+        if not call_turn.is_last_turn:
+            found += match_window(conversation, call_turn).unanswered
+    return found
