@@ -25,4 +25,4 @@ def load_adapter(spec: str) -> LoadedAdapter:
 
 
 def __getattr__(name: str) -> Any:
-    raise AttributeError(f"module 'harness' has no attribute {name!r}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

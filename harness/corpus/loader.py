@@ -49,7 +49,9 @@ def display_path(path: Path) -> str:
 def bundled_corpus_root() -> Path:
     """The folder of the corpus shipped with toolwire."""
     root = files(BUNDLED_PACKAGE)
-    path = Path(str(root))
+    # resolve(): from a checkout the package is reached through the link
+    # toolwire/_corpus; the folder that holds the cases is corpus/.
+    path = Path(str(root)).resolve()
     if not path.is_dir():
         raise CorpusError(
             BUNDLED_PACKAGE,

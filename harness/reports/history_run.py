@@ -77,10 +77,12 @@ def release_requirements(pyproject: dict[str, Any], spec: HistorySpec, release: 
 
 
 def installed_version(python: Path, package: str) -> str:
-    """The version of ``package`` in the environment of ``python``, or ""."""
+    """The version of ``package`` in the environment of ``python``, or "" (also
+    when that environment cannot import ``toolwire``: an install made before
+    the modules moved under the ``toolwire`` namespace is made again)."""
     if not python.exists():
         return ""
-    probe = "import importlib.metadata as m, sys; print(m.version(sys.argv[1]))"
+    probe = "import importlib.metadata as m, sys, toolwire.harness; print(m.version(sys.argv[1]))"
     completed = subprocess.run(
         [str(python), "-c", probe, package], capture_output=True, text=True, check=False
     )

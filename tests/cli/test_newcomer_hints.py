@@ -59,7 +59,7 @@ def test_an_unknown_dialect_or_feature_in_select_lists_the_names(term: str, expe
 def test_corpus_add_without_corpus_refuses_to_write_into_an_installed_package(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    installed = tmp_path / "site-packages" / "harness" / "_corpus"
+    installed = tmp_path / "site-packages" / "toolwire" / "_corpus"
     installed.mkdir(parents=True)
     monkeypatch.setattr("harness.cli.corpus_cmd.bundled_corpus_root", lambda: installed)
     cassette = tmp_path / "recorded.yaml"
