@@ -17,6 +17,9 @@ from conformance.levels import can_be_must, evidence_for
 from conformance.rule_page import load_examples, render_rule_page
 from conformance.rule_pages import page_path
 
+# The command that writes the rule pages again (named on every page).
+REGENERATE = "python -m conformance.docgen docs/rules"
+
 _FAMILY_INTRO = {
     "pairing": "Tool calls and their results find each other by id.",
     "ordering": "Results, text, thinking and system prompts sit where each dialect requires.",
@@ -37,7 +40,7 @@ def render_family(family: str) -> str:
         "",
         _FAMILY_INTRO[family],
         "",
-        "Generated from `conformance/catalogue.py` by `python -m conformance.docgen docs/rules`.",
+        f"Generated from `conformance/catalogue.py` by `{REGENERATE}`.",
         "",
     ]
     for rule in rules_in_family(family):

@@ -85,7 +85,8 @@ def _text_of(
     return _all_text_of(payload)
 
 
-# A source is compared with each of its outputs and round trips: read once (conformance.memo).
+# A source is compared with each of its outputs and round trips: read once
+# (conformance.memo).
 @by_identity
 def _all_text_of(payload: PayloadUnderTest) -> tuple[tuple[_Said, ...], tuple[str, ...], str]:
     return (tuple(_conversation_text(payload, False)), *_system_text(payload))

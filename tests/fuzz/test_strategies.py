@@ -1,4 +1,5 @@
-"""``harness.strategies``: every generated payload is valid; the mix covers the corpus features."""
+"""``harness.strategies``: every generated payload is valid; the mix covers the
+corpus features."""
 
 from __future__ import annotations
 
@@ -231,7 +232,8 @@ def test_unknown_dialect_is_refused_with_the_valid_names() -> None:
 
 def test_importing_harness_does_not_import_hypothesis() -> None:
     code = (
-        "import sys, harness, harness.cli.main, harness.engine.runner, harness.pytest_plugin;"
+        "import sys, harness, harness.cli.main, harness.engine.runner;"
+        "import harness.pytest_plugin;"
         "print('hypothesis' in sys.modules)"
     )
     result = subprocess.run(
