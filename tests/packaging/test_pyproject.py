@@ -1,63 +1,67 @@
-"""The wheel ships every package: the explicit list in pyproject.toml must not drift."""
+"""The package list in pyproject.toml: every package declared, all under `toolwire`."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import tomllib
-import zipfile
-from pathlib import Path
+from typing import Any
 
+from harness.corpus.loader import BUNDLED_PACKAGE
 from tests.support.real_transcripts import PROJECT_ROOT
+
+# The repository's folders and the names they take in the installed package.
+FOLDERS = {"toolwire.harness": "harness", "toolwire.conformance": "conformance"}
+
+
+def _config() -> dict[str, Any]:
+    return tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
 def _declared_packages() -> set[str]:
-    config = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    return set(config["tool"]["setuptools"]["packages"])
+    return set(_config()["tool"]["setuptools"]["packages"])
 
 
 def test_every_python_package_in_the_tree_is_declared() -> None:
-    on_disk = {
-        ".".join(init.parent.relative_to(PROJECT_ROOT).parts)
-        for top in ("harness", "conformance")
-        for init in (PROJECT_ROOT / top).rglob("__init__.py")
+    on_disk = {"toolwire"} | {
+        ".".join([package, *init.parent.relative_to(PROJECT_ROOT / folder).parts])
+        for package, folder in FOLDERS.items()
+        for init in (PROJECT_ROOT / folder).rglob("__init__.py")
     }
-    assert on_disk - _declared_packages() == set()
+    declared = _declared_packages()
+    assert on_disk - declared == set(), "add these to [tool.setuptools] packages"
+    assert declared - on_disk == {BUNDLED_PACKAGE}, "these are declared but not on disk"
 
 
-def test_the_corpus_ships_as_a_data_package() -> None:
-    config = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert config["tool"]["setuptools"]["package-dir"]["harness._corpus"] == "corpus"
-    assert "harness._corpus" in _declared_packages()
+def test_nothing_is_installed_under_a_generic_top_level_name() -> None:
+    assert {name.split(".")[0] for name in _declared_packages()} == {"toolwire"}
+    package_dir = _config()["tool"]["setuptools"]["package-dir"]
+    assert package_dir == {**FOLDERS, BUNDLED_PACKAGE: "corpus"}
 
 
-def test_the_built_wheel_carries_the_corpus_and_the_schemas(tmp_path: Path) -> None:
-    """A wheel (what `pip install toolwire` gets) holds every case and schema."""
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            str(PROJECT_ROOT),
-            "--no-deps",
-            "-q",
-            "-w",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONWARNINGS": "ignore"},
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    (wheel,) = tmp_path.glob("toolwire-*.whl")
-    names = set(zipfile.ZipFile(wheel).namelist())
-    cases = {
-        p.relative_to(PROJECT_ROOT / "corpus").as_posix()
-        for p in (PROJECT_ROOT / "corpus").rglob("*.yaml")
+def test_the_corpus_ships_as_the_data_package_the_loader_reads() -> None:
+    assert BUNDLED_PACKAGE == "toolwire._corpus"
+    assert BUNDLED_PACKAGE in _declared_packages()
+    assert _config()["tool"]["setuptools"]["package-data"][BUNDLED_PACKAGE] == ["**/*.yaml"]
+
+
+def test_every_entry_point_points_into_the_namespace() -> None:
+    project = _config()["project"]
+    targets = {
+        "scripts": project["scripts"],
+        **{group: entries for group, entries in project["entry-points"].items()},
     }
-    assert cases and {f"harness/_corpus/{case}" for case in cases} <= names
-    schemas = {p.name for p in (PROJECT_ROOT / "harness" / "schemas").glob("*.json")}
-    assert schemas and {f"harness/schemas/{name}" for name in schemas} <= names
+    outside = {
+        f"{group}: {name} = {target}"
+        for group, entries in targets.items()
+        for name, target in entries.items()
+        if not target.startswith("toolwire.")
+    }
+    assert outside == set()
+
+
+def test_the_checkout_links_reach_the_folders_the_wheel_maps() -> None:
+    """From a checkout, toolwire/harness is harness/ (pytest, mypy, ruff read it there)."""
+    links = {**FOLDERS, BUNDLED_PACKAGE: "corpus"}
+    for package, folder in links.items():
+        link = PROJECT_ROOT / package.replace(".", "/")
+        assert link.is_symlink(), f"{link} should be a link to ../{folder}"
+        assert link.resolve() == (PROJECT_ROOT / folder).resolve()
