@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 # would compile every module again at each start (0.2 s of every command).
 .PHONY: bytecode
 bytecode: $(STAMP)
-	@$(BIN)/python -m compileall -q harness conformance > /dev/null
+	@$(BIN)/python -m compileall -q toolwire harness conformance > /dev/null
 
 venv: $(STAMP)
 
@@ -30,8 +30,8 @@ demo: bytecode
 
 ## lint: ruff and mypy
 lint: $(STAMP)
-	$(BIN)/ruff check harness conformance tests .github/toolwire-action
-	$(BIN)/ruff format --check harness conformance tests .github/toolwire-action
+	$(BIN)/ruff check toolwire harness conformance tests .github/toolwire-action
+	$(BIN)/ruff format --check toolwire harness conformance tests .github/toolwire-action
 	$(BIN)/mypy
 
 ## rule-pages: pick each rule's examples again and write docs/rules/ (after a
