@@ -31,7 +31,14 @@ OPENAI_CHAT = "openai-chat"
 ANTHROPIC_MESSAGES = "anthropic-messages"
 DEEPSEEK_CHAT = "deepseek-chat"
 QWEN_XML = "qwen-xml"
-DIALECTS: tuple[str, ...] = (OPENAI_CHAT, ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, QWEN_XML)
+OPENAI_RESPONSES = "openai-responses"
+DIALECTS: tuple[str, ...] = (
+    OPENAI_CHAT,
+    ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
+    QWEN_XML,
+    OPENAI_RESPONSES,
+)
 
 PayloadKind: TypeAlias = Literal["request", "response", "stream"]
 PAYLOAD_KINDS: tuple[PayloadKind, ...] = ("request", "response", "stream")
@@ -44,9 +51,9 @@ ContentForm: TypeAlias = Literal["string", "blocks", "null", "absent"]
 # Where a piece of reasoning came from: an Anthropic ``thinking`` block, an
 # Anthropic ``redacted_thinking`` block, the DeepSeek-style
 # ``reasoning_content`` field, or the ``reasoning`` field some OpenAI-compatible
-# servers use.
+# servers use, or an OpenAI Responses ``reasoning`` item (``reasoning_item``).
 ThinkingOrigin: TypeAlias = Literal[
-    "thinking", "redacted_thinking", "reasoning_content", "reasoning"
+    "thinking", "redacted_thinking", "reasoning_content", "reasoning", "reasoning_item"
 ]
 
 # A dialect-neutral stop reason. openai-chat ``stop`` maps to ``end_turn``
@@ -82,6 +89,11 @@ class ThinkingBlock:
     ``redacted_data`` the opaque payload of a ``redacted_thinking`` block.
     A field the dialect did not carry is ``None``; an empty string is kept as
     ``""`` (DeepSeek accepts ``reasoning_content: ""`` on tool-call turns).
+
+    An openai-responses ``reasoning`` item has ``text`` = its summary texts
+    joined (``None`` when it has no summary), ``encrypted_content`` the
+    opaque state OpenAI returns with ``include: ["reasoning.encrypted_content"]``
+    and ``item_id`` its ``rs_...`` id; the item's other fields stay in ``extra``.
     """
 
     origin: ThinkingOrigin
@@ -89,6 +101,8 @@ class ThinkingBlock:
     signature: str | None = None
     redacted_data: str | None = None
     extra: JsonObject = field(default_factory=dict)
+    encrypted_content: str | None = None
+    item_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +118,9 @@ class ToolCall:
     that carries text got another type (openai-chat arguments sent as an object).
     Rendering uses ``raw_arguments`` when set, so the text round-trips byte
     for byte; a converter that builds a call leaves it ``None``.
+
+    ``id`` is what results answer: for openai-responses the ``call_id``; the
+    ``function_call`` item's own id (``fc_...``) is ``item_id``.
     """
 
     id: str | None
@@ -112,6 +129,7 @@ class ToolCall:
     raw_arguments: str | None = None
     arguments_error: str | None = None
     extra: JsonObject = field(default_factory=dict)
+    item_id: str | None = None
 
 
 @dataclass(frozen=True)
