@@ -52,6 +52,7 @@ SHOULD_ON_OPENAI_FAMILY: dict[str, Level | None] = {
     "deepseek-thinking": "SHOULD",
     "deepseek-reasoner-legacy": "SHOULD",
     "qwen3-coder": "SHOULD",
+    "openai-responses": "SHOULD",
 }
 
 ANTHROPIC = "anthropic-messages"

@@ -52,6 +52,12 @@ PROFILES: dict[str, Profile] = {
             "https://api-docs.deepseek.com/guides/reasoning_model",
         ),
         Profile(
+            "openai-responses",
+            "openai-responses",
+            "OpenAI Responses API (POST /v1/responses).",
+            "https://platform.openai.com/docs/api-reference/responses/create",
+        ),
+        Profile(
             "qwen3-coder",
             "qwen-xml",
             "Qwen3-Coder writing tool calls as XML text (no server-side parser).",
@@ -65,4 +71,5 @@ DEFAULT_PROFILE: dict[str, str] = {
     "anthropic-messages": "anthropic",
     "deepseek-chat": "deepseek-thinking",
     "qwen-xml": "qwen3-coder",
+    "openai-responses": "openai-responses",
 }
