@@ -44,6 +44,20 @@ ANTHROPIC_PARALLEL = (
 # Anthropic's maintainers on what the signature check rejects (edited, reordered,
 # merged thinking blocks, or blocks another model produced), with the recorded 400s.
 ANTHROPIC_SIGNATURE_400 = "https://github.com/anthropics/anthropic-sdk-python/issues/1598"
+# The OpenAI Responses API (openai-responses).
+RESPONSES_DOCS = "https://platform.openai.com/docs/api-reference/responses/create"
+RESPONSES_STREAM = "https://platform.openai.com/docs/api-reference/responses-streaming"
+RESPONSES_REASONING = "https://platform.openai.com/docs/guides/reasoning"
+# openai-python's ResponseStreamState: RuntimeError without response.created,
+# for a content event before its output item, and without response.completed.
+OPENAI_PYTHON_RESPONSES_STREAM = (
+    "https://github.com/openai/openai-python/blob/main/src/openai/lib/streaming/responses/"
+    "_responses.py"
+)
+# Recorded HTTP 400s of api.openai.com/v1/responses for a reasoning item
+# replayed alone and a function_call replayed without its reasoning item.
+RESPONSES_REASONING_ALONE_400 = "https://github.com/continuedev/continue/issues/8933"
+RESPONSES_CALL_WITHOUT_REASONING_400 = "https://github.com/continuedev/continue/issues/10018"
 
 # Every profile of the openai family, where a rule backed only by Anthropic's
 # documentation is judged as a SHOULD.
@@ -59,7 +73,7 @@ ANTHROPIC = "anthropic-messages"
 OPENAI_FAMILY = frozenset({"openai-chat", "deepseek-chat", "qwen-xml"})
 ANY_DIALECT: frozenset[str] = frozenset()
 # Dialects whose calls carry ids; Qwen XML calls have none (results link by order).
-ID_DIALECTS = frozenset({"openai-chat", "anthropic-messages", "deepseek-chat"})
+ID_DIALECTS = frozenset({"openai-chat", "anthropic-messages", "deepseek-chat", "openai-responses"})
 
 
 @dataclass(frozen=True)
@@ -128,6 +142,8 @@ RULES: tuple[Rule, ...] = (
         "Every tool call carries a non-empty id.",
         OPENAI_DOCS,
         ANTHROPIC_DOCS,
+        # function_call.call_id and function_call_output.call_id are required.
+        RESPONSES_DOCS,
         dialects=ID_DIALECTS,
     ),
     _rule(
@@ -146,6 +162,7 @@ RULES: tuple[Rule, ...] = (
         "Every tool result answers a call made in the assistant turn before it.",
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
+        RESPONSES_DOCS,
     ),
     _rule(
         "pairing.duplicate_result",
@@ -164,6 +181,7 @@ RULES: tuple[Rule, ...] = (
         "and a call the source answered stays answered, on the last turn too.",
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
+        RESPONSES_DOCS,
     ),
     _rule(
         "pairing.id_changed",
@@ -194,6 +212,9 @@ RULES: tuple[Rule, ...] = (
         "Tool results sit in the message(s) right after the assistant turn that made the calls.",
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
+        # No recorded Responses 400 for an item between a call and its output
+        # (only for an output missing entirely: pairing.unanswered_call).
+        profile_levels={"openai-responses": "SHOULD"},
     ),
     _rule(
         "ordering.result_after_text",
@@ -406,6 +427,26 @@ RULES: tuple[Rule, ...] = (
         dialects=frozenset({ANTHROPIC}),
     ),
     _rule(
+        "reasoning.item_unfollowed",
+        "MUST",
+        "payload",
+        "In an openai-responses request every reasoning item is followed, in its turn, by "
+        "the message or function_call item it preceded.",
+        RESPONSES_REASONING,
+        RESPONSES_REASONING_ALONE_400,
+        dialects=frozenset({"openai-responses"}),
+    ),
+    _rule(
+        "reasoning.item_separated",
+        "MUST",
+        "conversion roundtrip",
+        "A function_call replayed to the Responses API with its item id keeps, before it in "
+        "its turn, the reasoning items that preceded it in the source.",
+        RESPONSES_REASONING,
+        RESPONSES_CALL_WITHOUT_REASONING_400,
+        dialects=frozenset({"openai-responses"}),
+    ),
+    _rule(
         "reasoning.dropped",
         "MUST",
         "conversion",
@@ -519,6 +560,33 @@ RULES: tuple[Rule, ...] = (
         "Stream events follow the dialect's grammar.",
         OPENAI_STREAM,
         ANTHROPIC_STREAM,
+        RESPONSES_STREAM,
+        OPENAI_PYTHON_RESPONSES_STREAM,
+    ),
+    _rule(
+        "stream.item_reference",
+        # SHOULD: openai-python tolerates these; resuming by sequence_number
+        # and clients that find items by id do not.
+        "SHOULD",
+        "payload",
+        "An openai-responses stream numbers its events with increasing sequence_number "
+        "values, names each item by the item_id of its output_index, opens each output_index "
+        "once and sends nothing after its terminal event.",
+        RESPONSES_STREAM,
+        OPENAI_PYTHON_RESPONSES_STREAM,
+        dialects=frozenset({"openai-responses"}),
+    ),
+    _rule(
+        "stream.done_consistent",
+        # SHOULD: no client rejects it, but deltas and the final Response then
+        # say two different things.
+        "SHOULD",
+        "payload",
+        "The .done events, output_item.done and the final Response of an openai-responses "
+        "stream state the text and arguments their deltas built.",
+        RESPONSES_STREAM,
+        OPENAI_PYTHON_RESPONSES_STREAM,
+        dialects=frozenset({"openai-responses"}),
     ),
     _rule(
         "stream.partial_json",

@@ -60,11 +60,14 @@ from conformance.context import (
 )
 from conformance.findings import Finding, finding
 from conformance.semantic import SemCall, SemMessage, SemText, joined_text, semantic_message
+from conformance.stream_issues import issue_findings as _issue_findings
+from conformance.stream_responses import RESPONSES_PAYLOAD_CHECKS
 from conformance.text import same_text
 from conformance.xml_values import preview, same_json
 from harness import json_text
 from harness.model import (
     ANTHROPIC_MESSAGES,
+    OPENAI_RESPONSES,
     QWEN_XML,
     StreamIssue,
     StreamTranscript,
@@ -74,6 +77,8 @@ from harness.model import (
 COLLISION_CODES = {
     "openai": frozenset({"index_collision", "name_conflict"}),
     "anthropic": frozenset({"duplicate_block_start"}),
+    # Two items at one output_index are stream.item_reference's (SHOULD).
+    "responses": frozenset(),
 }
 EVENT_ORDER_CODES = {
     "openai": frozenset(
@@ -103,37 +108,32 @@ EVENT_ORDER_CODES = {
             "after_message_stop",
         }
     ),
+    # What openai-python's ResponseStreamState refuses (RuntimeError or
+    # IndexError) or cannot finish without: conformance/stream_responses.py.
+    "responses": frozenset(
+        {
+            "invalid_json",
+            "missing_created",
+            "unknown_output_index",
+            "delta_without_part",
+            "missing_terminal",
+            "empty_stream",
+        }
+    ),
 }
 # An error event may end a stream: what would have followed is then missing.
 EXCUSED_BY_ERROR = {
     "openai": frozenset({"missing_done", "empty_stream"}),
     "anthropic": frozenset({"block_not_stopped", "missing_message_delta", "missing_message_stop"}),
+    "responses": frozenset({"missing_terminal", "empty_stream"}),
 }
 ERROR_CODES = frozenset({"stream_error", "error_event"})
 
 
 def _family(stream: StreamTranscript) -> str:
+    if stream.dialect == OPENAI_RESPONSES:
+        return "responses"
     return "anthropic" if stream.dialect == ANTHROPIC_MESSAGES else "openai"
-
-
-def _path(issue: StreamIssue) -> str:
-    return f"events[{issue.event_index}]" if issue.event_index is not None else "events"
-
-
-def _issue_findings(code: str, issues: list[StreamIssue]) -> list[Finding]:
-    """One finding per issue code: a problem repeated through a stream is
-    reported once, with how often and where it first and last showed."""
-    groups: dict[str, list[StreamIssue]] = {}
-    for issue in issues:
-        groups.setdefault(issue.code, []).append(issue)
-    found = []
-    for group in groups.values():
-        first = group[0]
-        message = f"{_path(first)}: {first.message}"
-        if len(group) > 1:
-            message += f" ({len(group)} times in this stream, the last at {_path(group[-1])})"
-        found.append(finding(code, message, _path(first), actual=first.code))
-    return found
 
 
 def _calls(stream: StreamTranscript) -> list[tuple[int, ToolCall]]:
@@ -186,6 +186,13 @@ def _call_path(stream: StreamTranscript, position: int, call: ToolCall) -> str:
 def _event_starts_call(data: object, dialect: str, position: int, call: ToolCall) -> bool:
     if not isinstance(data, dict):
         return False
+    if dialect == OPENAI_RESPONSES:
+        item = data.get("item")
+        return (
+            data.get("type") == "response.output_item.added"
+            and isinstance(item, dict)
+            and item.get("call_id") == call.id
+        )
     if dialect == ANTHROPIC_MESSAGES:
         block = data.get("content_block")
         return (
@@ -278,7 +285,7 @@ def _stop_reason(stream: StreamTranscript) -> str | None:
 
 
 def check_chunk_id(stream: StreamTranscript) -> list[Finding] | None:
-    if stream.dialect == ANTHROPIC_MESSAGES or not stream.response.id:
+    if stream.dialect in (ANTHROPIC_MESSAGES, OPENAI_RESPONSES) or not stream.response.id:
         return None  # no chunk id to compare
     issues = [issue for issue in stream.issues if issue.code == "id_changed"]
     return _issue_findings("stream.chunk_id", issues)
@@ -432,8 +439,8 @@ def _openai_stream_with_calls(
     inner = _stream_with_calls(check)
 
     def run(payload: PayloadUnderTest) -> list[Finding] | None:
-        if payload.dialect == ANTHROPIC_MESSAGES:
-            return None  # anthropic block indices are stream.event_order's
+        if payload.dialect in (ANTHROPIC_MESSAGES, OPENAI_RESPONSES):
+            return None  # block indices and output indices are stream.event_order's
         return inner(payload)
 
     return run
@@ -457,5 +464,6 @@ PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
     "stream.event_order": _stream_only(check_event_order),
     "stream.partial_json": _stream_with_calls(check_partial_json),
 }
+PAYLOAD_CHECKS.update(RESPONSES_PAYLOAD_CHECKS)
 CONVERSION_CHECKS: dict[str, ConversionCheck] = {"stream.reassembly": check_reassembly}
 ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {}

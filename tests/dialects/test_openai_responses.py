@@ -216,3 +216,8 @@ def test_shape_errors_name_the_path(payload: dict[str, Any], where: str) -> None
 def test_error_body_is_not_a_response() -> None:
     with pytest.raises(WireFormatError, match="API error body"):
         CODEC.parse_response({"error": {"message": "Invalid 'input'", "type": "invalid_request"}})
+
+
+def test_text_delta_needs_its_content_part() -> None:
+    datas = [d for d in _events(TEXT_RESPONSE) if d["type"] != "response.content_part.added"]
+    assert "delta_without_part" in _issues(datas)

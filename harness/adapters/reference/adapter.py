@@ -29,6 +29,7 @@ from typing import Any
 from harness import __version__
 from harness.adapters.reference import (
     from_responses,
+    order,
     qwen,
     to_anthropic,
     to_openai,
@@ -191,13 +192,13 @@ def _responses_request_step(source: str, target: str) -> RequestStep:
     if source == OPENAI_RESPONSES and target == OPENAI_CHAT:
         return from_responses.conversation_to_chat
     if source == OPENAI_RESPONSES:
-        return lambda c: to_anthropic.conversation_to_anthropic(
-            from_responses.conversation_to_chat(c)
+        return lambda c: order.conversation_in_order(
+            c, to_anthropic.conversation_to_anthropic(from_responses.conversation_to_chat(c))
         )
     if source == OPENAI_CHAT:
         return to_responses.conversation_to_responses
-    return lambda c: to_responses.conversation_to_responses(
-        to_openai.conversation_to_openai(c, OPENAI_CHAT)
+    return lambda c: order.conversation_in_order(
+        c, to_responses.conversation_to_responses(to_openai.conversation_to_openai(c, OPENAI_CHAT))
     )
 
 
@@ -205,11 +206,13 @@ def _responses_response_step(source: str, target: str) -> ResponseStep:
     if source == OPENAI_RESPONSES and target == OPENAI_CHAT:
         return from_responses.response_to_chat
     if source == OPENAI_RESPONSES:
-        return lambda r: to_anthropic.response_to_anthropic(from_responses.response_to_chat(r))
+        return lambda r: order.response_in_order(
+            r, to_anthropic.response_to_anthropic(from_responses.response_to_chat(r))
+        )
     if source == OPENAI_CHAT:
         return to_responses.response_to_responses
-    return lambda r: to_responses.response_to_responses(
-        to_openai.response_to_openai(r, OPENAI_CHAT)
+    return lambda r: order.response_in_order(
+        r, to_responses.response_to_responses(to_openai.response_to_openai(r, OPENAI_CHAT))
     )
 
 

@@ -25,6 +25,9 @@ finished). Problems are noted as ``StreamIssue`` s with these codes:
 * ``unknown_output_index``: a content event for an output index that no
   ``output_item.added`` opened (openai-python raises "Received a content
   event for output index ... before receiving its output item");
+* ``delta_without_part``: a text delta for a ``content_index`` that no
+  ``response.content_part.added`` opened (openai-python indexes the item's
+  content list with it and fails);
 * ``duplicate_output_index``: a second ``output_item.added`` at one index;
 * ``item_id_mismatch``: an event's ``item_id`` is not the id of the item at
   its ``output_index``;
@@ -61,6 +64,7 @@ class _Item:
         self.texts: dict[int, str] = {}
         self.summaries: dict[int, str] = {}
         self.arguments = ""
+        self.parts: set[int] = set()
         self.done: dict[str, Any] | None = None
 
     @property
@@ -179,11 +183,22 @@ class _Reassembler:
             self.issue("duplicate_output_index", f"a second item added at output_index {index}")
         self.items[index] = _Item(item)
 
+    def part_added(self, data: Mapping[str, Any]) -> None:
+        state = self.item_for(data)
+        if state is not None:
+            state.parts.add(_int(data.get("content_index")))
+
     def text_delta(self, data: Mapping[str, Any]) -> None:
         state = self.item_for(data)
         delta = data.get("delta")
         if state is not None and isinstance(delta, str):
             index = _int(data.get("content_index"))
+            if index not in state.parts and index not in state.texts:
+                self.issue(
+                    "delta_without_part",
+                    f"{data.get('type')} for content_index {index}, which no "
+                    "response.content_part.added opened",
+                )
             state.texts[index] = state.texts.get(index, "") + delta
 
     def text_done(self, data: Mapping[str, Any]) -> None:
@@ -284,7 +299,7 @@ _HANDLERS: dict[str, Callable[[_Reassembler, Mapping[str, Any]], Any]] = {
     "response.created": _Reassembler.created,
     "response.output_item.added": _Reassembler.item_added,
     "response.output_item.done": _Reassembler.item_done,
-    "response.content_part.added": lambda self, data: self.item_for(data),
+    "response.content_part.added": _Reassembler.part_added,
     "response.content_part.done": lambda self, data: self.item_for(data),
     "response.output_text.delta": _Reassembler.text_delta,
     "response.refusal.delta": _Reassembler.text_delta,
