@@ -164,13 +164,15 @@ def _check_choices(dialect: str | None, profile: str | None) -> None:
 
 def _kind_of(value: Any, source: str) -> PayloadKind:
     if isinstance(value, dict):
-        if "messages" in value:
+        # openai-responses: a request has "input", a Response object "output".
+        if "messages" in value or ("input" in value and "output" not in value):
             return "request"
-        if "choices" in value or value.get("type") == "message":
+        if "choices" in value or value.get("type") == "message" or "output" in value:
             return "response"
     raise LintInputError(
         f"{source}: cannot tell whether this JSON is a request or a response",
-        hint='a request has "messages"; a response has "choices" or "type": "message"',
+        hint='a request has "messages" or "input"; a response has "choices", '
+        '"type": "message" or "output"',
     )
 
 

@@ -19,6 +19,7 @@ from harness.dialects import get_codec
 from harness.errors import ToolwireError
 from harness.model import (
     ANTHROPIC_MESSAGES,
+    OPENAI_RESPONSES,
     Response,
     SSEEvent,
     ThinkingBlock,
@@ -155,6 +156,11 @@ def _text_deltas(dialect: str, events: Sequence[SSEEvent]) -> Iterator[str]:
         except ValueError:
             continue  # [DONE] and other sentinels
         if not isinstance(data, dict):
+            continue
+        if dialect == OPENAI_RESPONSES:
+            delta = data.get("delta")
+            if data.get("type") == "response.output_text.delta" and isinstance(delta, str):
+                yield delta
             continue
         if dialect == ANTHROPIC_MESSAGES:
             delta = data.get("delta")

@@ -23,7 +23,7 @@ A model that returned no reasoning has nothing to replay: ``false``, ``pass``.
 
 from __future__ import annotations
 
-from harness.model import ANTHROPIC_MESSAGES
+from harness.model import ANTHROPIC_MESSAGES, OPENAI_RESPONSES
 from harness.probe.evidence import Notes, Status, StepResult, step_result
 from harness.probe.requests import continued
 from harness.probe.session import Conversation, ProbeSession, refusal
@@ -61,7 +61,9 @@ def reasoning_state(session: ProbeSession, notes: Notes) -> StepResult:
         )
         return result("partial", True, reason, 1)
     trial.slug, trial.title = "reasoning-not-replayed", "step 6, refused without the reasoning"
-    if session.dialect != ANTHROPIC_MESSAGES:
+    # The DeepSeek-style rules only: Anthropic and the Responses API judge a
+    # dropped reasoning block / item by their own rules.
+    if session.dialect not in (ANTHROPIC_MESSAGES, OPENAI_RESPONSES):
         trial.violations = DROPPED_REASONING_VIOLATIONS
     replayed = session.conversation("reasoning-replayed", "step 6, the reasoning replayed")
     replayed.exchanges.append(first.exchange)

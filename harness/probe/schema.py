@@ -20,7 +20,7 @@ SCHEMA_ID = "https://schemas.toolwire.invalid/probe-profile.json"
 SCHEMA_LEVELS = ("strict-json-schema", "simple-object", "string-only")
 TOOL_CALL_FORMATS = ("anthropic", "openai", "xml", "json-text", "none")
 ERROR_REPAIRS = ("reliable", "limited", "none")
-PROBE_DIALECTS = ("openai-chat", "anthropic-messages")
+PROBE_DIALECTS = ("openai-chat", "anthropic-messages", "openai-responses")
 
 _NULLABLE_STRING = {"type": ["string", "null"]}
 

@@ -221,3 +221,15 @@ def test_error_body_is_not_a_response() -> None:
 def test_text_delta_needs_its_content_part() -> None:
     datas = [d for d in _events(TEXT_RESPONSE) if d["type"] != "response.content_part.added"]
     assert "delta_without_part" in _issues(datas)
+
+
+def test_item_position_points_at_the_wire_item() -> None:
+    from harness.dialects.openai_responses.items import item_position
+
+    turns = CODEC.parse_request(REASONING_REPLAY_REQUEST).turns
+    # user message, reasoning, call, call, output, output
+    assert item_position(turns, 0, 0) == (0, 0)
+    assert [item_position(turns, 1, b) for b in range(3)] == [(1, None), (2, None), (3, None)]
+    assert item_position(turns, 3, 0) == (5, None)
+    text_turns = CODEC.parse_request(TOOL_CALL_REQUEST).turns
+    assert item_position(text_turns, 1, 1) == (2, None)  # the call after the empty message

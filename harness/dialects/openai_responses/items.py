@@ -373,3 +373,35 @@ def render_reasoning(block: ThinkingBlock) -> dict[str, Any]:
     if block.encrypted_content is not None:
         item["encrypted_content"] = block.encrypted_content
     return merge_missing(item, block.extra)
+
+
+# --- where a block sits on the wire (for the rules' JSON paths) -----------------
+
+
+def _turn_items(turn: Turn) -> int:
+    if turn.role == "assistant":
+        return len(_layout(turn))
+    if turn.role == "tool":
+        return len(turn.tool_results)
+    return 1
+
+
+def item_position(
+    turns: Sequence[Turn], turn_index: int, block_index: int
+) -> tuple[int, int | None]:
+    """(index of the item holding block ``block_index`` of turn ``turn_index``
+    in the rendered item list, the block's index in that item's ``content``
+    or ``None`` when the item is the block itself)."""
+    offset = sum(_turn_items(turn) for turn in turns[:turn_index])
+    turn = turns[turn_index]
+    if turn.role == "tool":
+        return offset + block_index, None
+    if turn.role != "assistant":
+        return offset, block_index if turn.content_form == "blocks" else None
+    position = 0
+    for number, (entry, blocks) in enumerate(_layout(turn)):
+        if block_index < position + len(blocks):
+            inner = block_index - position
+            return offset + number, inner if entry.get("kind") == "message" else None
+        position += len(blocks)
+    return offset, None
