@@ -217,3 +217,70 @@ TRUNCATED_RESPONSE: dict[str, Any] = {
     "status": "incomplete",
     "incomplete_details": {"reason": "max_output_tokens"},
 }
+
+# pydantic-ai's test_openai_responses_model_thinking_part recording (gpt-5,
+# reasoning effort high, summary detailed, include reasoning.encrypted_content):
+# a reasoning item with two summary parts and its encrypted_content, then the
+# answer. Texts and the encrypted blob shortened.
+THINKING_REQUEST: dict[str, Any] = {
+    "include": ["reasoning.encrypted_content"],
+    "input": [{"content": "How do I cross the street?", "role": "user"}],
+    "model": "gpt-5",
+    "reasoning": {"effort": "high", "summary": "detailed"},
+    "stream": False,
+}
+THINKING_RESPONSE: dict[str, Any] = {
+    "background": False,
+    "created_at": 1757686928,
+    "error": None,
+    "id": "resp_68c42c902794819cb9335264c342f654",
+    "incomplete_details": None,
+    "instructions": None,
+    "max_output_tokens": None,
+    "max_tool_calls": None,
+    "metadata": {},
+    "model": "gpt-5-2025-08-07",
+    "object": "response",
+    "output": [
+        {
+            "encrypted_content": "gAAAAABoxCyzDT6i7ehEoWDBoDGMZmLc-shortened==",
+            "id": "rs_68c42c90b950819c9e32c46d4f8326ca",
+            "summary": [
+                {
+                    "text": "**Considering street crossing safety**\n\nGeneral advice.",
+                    "type": "summary_text",
+                },
+                {
+                    "text": "**Providing street crossing advice**\n\nStep by step.",
+                    "type": "summary_text",
+                },
+            ],
+            "type": "reasoning",
+        },
+        {
+            "content": [
+                {
+                    "annotations": [],
+                    "logprobs": [],
+                    "text": "Find a crosswalk, stop at the curb, look left-right-left.",
+                    "type": "output_text",
+                }
+            ],
+            "id": "msg_68c42cb1aaf8819cb8b0e6aa4b9e1b47",
+            "role": "assistant",
+            "status": "completed",
+            "type": "message",
+        },
+    ],
+    "parallel_tool_calls": True,
+    "reasoning": {"effort": "high", "summary": "detailed"},
+    "status": "completed",
+    "store": True,
+    "usage": {
+        "input_tokens": 13,
+        "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": 1909,
+        "output_tokens_details": {"reasoning_tokens": 1472},
+        "total_tokens": 1922,
+    },
+}
