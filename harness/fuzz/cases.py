@@ -27,7 +27,14 @@ from harness.corpus.case import Case, Expect, ExpectedCall, Interaction, Provena
 from harness.corpus.case import frozen_headers as _headers
 from harness.corpus.detect import detect_features
 from harness.corpus.writer import dump_case
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT, QWEN_XML, SSEEvent
+from harness.model import (
+    ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
+    OPENAI_CHAT,
+    OPENAI_RESPONSES,
+    QWEN_XML,
+    SSEEvent,
+)
 from harness.sse import render_sse
 from harness.strategies.plan import ExchangePlan
 from harness.strategies.render import render_request, render_response, render_stream
@@ -40,6 +47,7 @@ ENDPOINTS: dict[str, str] = {
     ANTHROPIC_MESSAGES: "https://api.anthropic.com/v1/messages",
     DEEPSEEK_CHAT: "https://api.deepseek.com/chat/completions",
     QWEN_XML: "http://127.0.0.1:8000/v1/chat/completions",
+    OPENAI_RESPONSES: "https://api.openai.com/v1/responses",
 }
 
 

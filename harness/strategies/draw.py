@@ -26,7 +26,14 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, DIALECTS, OPENAI_CHAT, QWEN_XML
+from harness.model import (
+    ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
+    DIALECTS,
+    OPENAI_CHAT,
+    OPENAI_RESPONSES,
+    QWEN_XML,
+)
 from harness.strategies.plan import (
     MODELS,
     AssistantPlan,
@@ -151,6 +158,8 @@ def _limit_fields(dialect: str) -> st.SearchStrategy[str]:
     # OpenAI deprecated max_tokens for max_completion_tokens; both are sent.
     if dialect == OPENAI_CHAT:
         return st.sampled_from(("max_tokens", "max_completion_tokens"))
+    if dialect == OPENAI_RESPONSES:
+        return st.just("max_output_tokens")
     return st.just("max_tokens")
 
 

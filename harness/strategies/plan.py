@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT, QWEN_XML
+from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT, OPENAI_RESPONSES, QWEN_XML
 
 ReasoningKind: TypeAlias = Literal["thinking", "redacted"]
 StopKind: TypeAlias = Literal["end_turn", "tool_use", "max_tokens"]
@@ -28,6 +28,7 @@ MODELS: dict[str, str] = {
     ANTHROPIC_MESSAGES: "claude-sonnet-4-5",
     DEEPSEEK_CHAT: "deepseek-chat",
     QWEN_XML: "Qwen/Qwen3-Coder-30B-A3B-Instruct",
+    OPENAI_RESPONSES: "gpt-4.1",
 }
 
 
