@@ -25,6 +25,7 @@ from harness.corpus.importer import AddOptions, import_cassette
 from harness.corpus.validate import validate_corpus
 from harness.engine.lint import lint_report
 from harness.errors import ToolwireError
+from harness.model import DIALECTS
 from tests.fuzz.cassettes import SEEDS, Mutant, mutated_cassettes
 
 CASSETTE_EXAMPLES = int(os.environ.get("TOOLWIRE_CASSETTE_EXAMPLES", "20"))
@@ -82,6 +83,6 @@ def test_mutated_cassettes_give_a_toolwire_error_or_a_result(reader: str) -> Non
 
 def test_the_seeds_cover_every_dialect_streamed_and_not() -> None:
     dialects = {seed.text.split("dialect: ", 1)[1].split()[0] for seed in SEEDS}
-    assert dialects == {"openai-chat", "anthropic-messages", "deepseek-chat", "qwen-xml"}
+    assert dialects == set(DIALECTS)
     assert any("text/event-stream" in seed.text for seed in SEEDS)
     assert any("text/event-stream" not in seed.text for seed in SEEDS)
