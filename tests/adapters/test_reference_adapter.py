@@ -34,8 +34,12 @@ def test_load_adapter_reference_gives_the_declared_directions() -> None:
         (ANTHROPIC_MESSAGES, DEEPSEEK_CHAT),
         (DEEPSEEK_CHAT, ANTHROPIC_MESSAGES),
         (QWEN_XML, OPENAI_CHAT),
+        ("openai-responses", OPENAI_CHAT),
+        (OPENAI_CHAT, "openai-responses"),
+        ("openai-responses", ANTHROPIC_MESSAGES),
+        (ANTHROPIC_MESSAGES, "openai-responses"),
     }
-    assert len(loaded.directions) == 15  # request, response and stream for each pair
+    assert len(loaded.directions) == 27  # request, response and stream for each pair
 
 
 def test_an_undeclared_direction_is_refused_with_the_supported_ones() -> None:

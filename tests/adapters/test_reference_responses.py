@@ -48,10 +48,10 @@ def test_responses_request_to_chat_pairs_by_call_id_and_drops_encrypted_reasonin
 def test_chat_request_to_responses_writes_items_without_invented_ids() -> None:
     chat = convert(TOOL_CALL_REQUEST, "request", RESPONSES, CHAT)
     back = convert(chat, "request", CHAT, RESPONSES)
-    # instructions "" -> a system message, the user message, then the items.
+    # instructions "" says nothing and stays behind: the user message, then the items.
     kinds = [item.get("type", "message") for item in back["input"]]
-    assert kinds == ["message", "message", "function_call", "function_call_output"]
-    call = back["input"][2]
+    assert kinds == ["message", "function_call", "function_call_output"]
+    call = back["input"][1]
     assert "id" not in call and call["call_id"] == "call_61cRAI5gleGxCN89umufHn2a"
     assert back["tools"][0] == {
         "type": "function",
@@ -61,7 +61,7 @@ def test_chat_request_to_responses_writes_items_without_invented_ids() -> None:
         "strict": True,
     }
     conversation = get_codec(RESPONSES).parse_request(back)
-    assert conversation.turns[3].tool_results[0].call_id == call["call_id"]
+    assert conversation.turns[2].tool_results[0].call_id == call["call_id"]
 
 
 def test_anthropic_text_after_a_call_keeps_its_place_in_responses() -> None:

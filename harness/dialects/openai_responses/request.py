@@ -53,8 +53,10 @@ def parse_request(payload: Any) -> Conversation:
         turns = parse_items(payload["input"], "input")
     system: tuple[TextBlock, ...] = ()
     instructions = take_str(payload, "instructions", extra)
-    if instructions is not None:
+    if instructions:
         system = (TextBlock(instructions),)
+    elif instructions == "":
+        extra["instructions"] = ""  # says nothing (pydantic-ai sends it); kept as written
     tool_choice = None
     if "tool_choice" in payload:
         tool_choice = parse_tool_choice(payload["tool_choice"])
