@@ -52,16 +52,16 @@ PROFILES: dict[str, Profile] = {
             "https://api-docs.deepseek.com/guides/reasoning_model",
         ),
         Profile(
-            "openai-responses",
-            "openai-responses",
-            "OpenAI Responses API (POST /v1/responses).",
-            "https://platform.openai.com/docs/api-reference/responses/create",
-        ),
-        Profile(
             "qwen3-coder",
             "qwen-xml",
             "Qwen3-Coder writing tool calls as XML text (no server-side parser).",
             "https://huggingface.co/Qwen/Qwen3-Coder-30B-A3B-Instruct",
+        ),
+        Profile(
+            "openai-responses",
+            "openai-responses",
+            "OpenAI Responses API (POST /v1/responses).",
+            "https://platform.openai.com/docs/api-reference/responses/create",
         ),
     )
 }

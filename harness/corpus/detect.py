@@ -1,9 +1,8 @@
 """Telling a cassette's dialect and features from its payloads.
 
 The dialect comes from the URI and the payload shapes (WIRE.md section 1):
-- openai-responses: a ``/responses`` endpoint, a request with ``input`` and
-  no ``messages``, a Response object (``"object": "response"``) or typed
-  ``response.*`` stream events
+- openai-responses: a ``/responses`` endpoint, a Response object
+  (``"object": "response"``) or typed ``response.*`` stream events
   (https://platform.openai.com/docs/api-reference/responses);
 - anthropic-messages: a ``/messages`` endpoint, an ``anthropic-version``
   request header, a ``"type": "message"`` response or a ``message_start``
@@ -286,9 +285,7 @@ def is_responses(interaction: Interaction) -> bool:
     path = urlsplit(interaction.uri).path.rstrip("/")
     if path.endswith("/responses"):
         return True
-    request = _json(interaction.request_body_text)
-    if isinstance(request, dict) and "messages" not in request and "input" in request:
-        return "contents" not in request  # Gemini's body is contents, not input
+    # The answer decides (an embeddings request has "input" too).
     if interaction.is_stream():
         return any(
             isinstance(data, dict) and str(data.get("type", "")).startswith("response.")

@@ -189,9 +189,7 @@ _FEATURES = (
     "streaming, multi-turn, empty-content, unicode, large-arguments, nested-arguments, "
     "long-conversation, limits, server-tools, negative"
 )
-_PROFILES = (
-    "openai, anthropic, anthropic-strict, deepseek-thinking, deepseek-reasoner-legacy, qwen3-coder"
-)
+_PROFILES = "openai, anthropic, anthropic-strict, deepseek-thinking, deepseek-reasoner-legacy, qwen3-coder, openai-responses"
 
 BAD_INPUTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("version 2", _set("version", 2), f"cassette version 2 is not supported ({_VERSION_HINT})"),
@@ -239,7 +237,7 @@ BAD_INPUTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
         "unknown dialect",
         _set("toolwire.dialect", "openai"),
         "toolwire.dialect: unknown dialect 'openai' (did you mean 'openai-chat'? "
-        "valid: openai-chat, anthropic-messages, deepseek-chat, qwen-xml)",
+        "valid: openai-chat, anthropic-messages, deepseek-chat, qwen-xml, openai-responses)",
     ),
     (
         "missing provenance",
