@@ -189,7 +189,10 @@ _FEATURES = (
     "streaming, multi-turn, empty-content, unicode, large-arguments, nested-arguments, "
     "long-conversation, limits, server-tools, negative"
 )
-_PROFILES = "openai, anthropic, anthropic-strict, deepseek-thinking, deepseek-reasoner-legacy, qwen3-coder, openai-responses"
+_PROFILES = (
+    "openai, anthropic, anthropic-strict, deepseek-thinking, deepseek-reasoner-legacy, "
+    "qwen3-coder, openai-responses"
+)
 
 BAD_INPUTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("version 2", _set("version", 2), f"cassette version 2 is not supported ({_VERSION_HINT})"),
