@@ -188,6 +188,11 @@ def test_an_error_response_has_the_provider_error_shape(case: Case, uri: str, bo
     assert isinstance(error, dict)
     assert isinstance(error["message"], str)
     assert error["message"].strip()
+    if uri.startswith("https://generativelanguage.googleapis.com/"):
+        # Google's error shape: {"error": {"code", "message", "status"}}
+        assert case.dialect == "gemini"
+        assert (error["code"], error["status"]) == (400, "INVALID_ARGUMENT")
+        return
     assert error["type"] == "invalid_request_error"
     if uri.startswith("https://api.anthropic.com/"):
         # {"type": "error", "error": {"type", "message"}, "request_id"?}
@@ -323,6 +328,12 @@ def _deltas_from_done(events: list[dict[str, Any]]) -> None:
 
 
 REPAIRS: dict[str, Edit] = {
+    "negative/schema-gemini-parameters": in_request(
+        0,
+        lambda b: b["tools"][0]["functionDeclarations"][0]["parameters"].pop(
+            "additionalProperties"
+        ),
+    ),
     "negative/pairing-call-id-missing": in_response(
         0, lambda b: _set(_calls(b)[0], "id", "1936293")
     ),
