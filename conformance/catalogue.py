@@ -49,6 +49,20 @@ GEMINI_THOUGHT_SIGNATURES = "https://ai.google.dev/gemini-api/docs/thought-signa
 # Gemini 400 "the number of function response parts is equal to the number of
 # function call parts of the function call turn" (gemini-2.5-pro).
 GEMINI_RESPONSE_COUNT_400 = "https://github.com/google-gemini/gemini-cli/issues/4217"
+# The OpenAI Responses API (openai-responses).
+RESPONSES_DOCS = "https://platform.openai.com/docs/api-reference/responses/create"
+RESPONSES_STREAM = "https://platform.openai.com/docs/api-reference/responses-streaming"
+RESPONSES_REASONING = "https://platform.openai.com/docs/guides/reasoning"
+# openai-python's ResponseStreamState: RuntimeError without response.created,
+# for a content event before its output item, and without response.completed.
+OPENAI_PYTHON_RESPONSES_STREAM = (
+    "https://github.com/openai/openai-python/blob/main/src/openai/lib/streaming/responses/"
+    "_responses.py"
+)
+# Recorded HTTP 400s of api.openai.com/v1/responses for a reasoning item
+# replayed alone and a function_call replayed without its reasoning item.
+RESPONSES_REASONING_ALONE_400 = "https://github.com/continuedev/continue/issues/8933"
+RESPONSES_CALL_WITHOUT_REASONING_400 = "https://github.com/continuedev/continue/issues/10018"
 
 # Every profile of the openai family, where a rule backed only by Anthropic's
 # documentation is judged as a SHOULD.
@@ -57,13 +71,14 @@ SHOULD_ON_OPENAI_FAMILY: dict[str, Level | None] = {
     "deepseek-thinking": "SHOULD",
     "deepseek-reasoner-legacy": "SHOULD",
     "qwen3-coder": "SHOULD",
+    "openai-responses": "SHOULD",
 }
 
 ANTHROPIC = "anthropic-messages"
 OPENAI_FAMILY = frozenset({"openai-chat", "deepseek-chat", "qwen-xml"})
 ANY_DIALECT: frozenset[str] = frozenset()
 # Dialects whose calls carry ids; Qwen XML calls have none (results link by order).
-ID_DIALECTS = frozenset({"openai-chat", "anthropic-messages", "deepseek-chat"})
+ID_DIALECTS = frozenset({"openai-chat", "anthropic-messages", "deepseek-chat", "openai-responses"})
 
 
 @dataclass(frozen=True)
@@ -132,6 +147,8 @@ RULES: tuple[Rule, ...] = (
         "Every tool call carries a non-empty id.",
         OPENAI_DOCS,
         ANTHROPIC_DOCS,
+        # function_call.call_id and function_call_output.call_id are required.
+        RESPONSES_DOCS,
         dialects=ID_DIALECTS,
     ),
     _rule(
@@ -152,6 +169,7 @@ RULES: tuple[Rule, ...] = (
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
         GEMINI_RESPONSE_COUNT_400,
+        RESPONSES_DOCS,
     ),
     _rule(
         "pairing.duplicate_result",
@@ -171,6 +189,7 @@ RULES: tuple[Rule, ...] = (
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
         GEMINI_RESPONSE_COUNT_400,
+        RESPONSES_DOCS,
     ),
     _rule(
         "pairing.id_changed",
@@ -201,6 +220,9 @@ RULES: tuple[Rule, ...] = (
         "Tool results sit in the message(s) right after the assistant turn that made the calls.",
         OPENAI_TOOLS,
         ANTHROPIC_TOOLS,
+        # No recorded Responses 400 for an item between a call and its output
+        # (only for an output missing entirely: pairing.unanswered_call).
+        profile_levels={"openai-responses": "SHOULD"},
     ),
     _rule(
         "ordering.result_after_text",
@@ -422,6 +444,26 @@ RULES: tuple[Rule, ...] = (
         dialects=frozenset({ANTHROPIC}),
     ),
     _rule(
+        "reasoning.item_unfollowed",
+        "MUST",
+        "payload",
+        "In an openai-responses request every reasoning item is followed, in its turn, by "
+        "the message or function_call item it preceded.",
+        RESPONSES_REASONING,
+        RESPONSES_REASONING_ALONE_400,
+        dialects=frozenset({"openai-responses"}),
+    ),
+    _rule(
+        "reasoning.item_separated",
+        "MUST",
+        "conversion roundtrip",
+        "A function_call replayed to the Responses API with its item id keeps, before it in "
+        "its turn, the reasoning items that preceded it in the source.",
+        RESPONSES_REASONING,
+        RESPONSES_CALL_WITHOUT_REASONING_400,
+        dialects=frozenset({"openai-responses"}),
+    ),
+    _rule(
         "reasoning.dropped",
         "MUST",
         "conversion",
@@ -535,6 +577,33 @@ RULES: tuple[Rule, ...] = (
         "Stream events follow the dialect's grammar.",
         OPENAI_STREAM,
         ANTHROPIC_STREAM,
+        RESPONSES_STREAM,
+        OPENAI_PYTHON_RESPONSES_STREAM,
+    ),
+    _rule(
+        "stream.item_reference",
+        # SHOULD: openai-python tolerates these; resuming by sequence_number
+        # and clients that find items by id do not.
+        "SHOULD",
+        "payload",
+        "An openai-responses stream numbers its events with increasing sequence_number "
+        "values, names each item by the item_id of its output_index, opens each output_index "
+        "once and sends nothing after its terminal event.",
+        RESPONSES_STREAM,
+        OPENAI_PYTHON_RESPONSES_STREAM,
+        dialects=frozenset({"openai-responses"}),
+    ),
+    _rule(
+        "stream.done_consistent",
+        # SHOULD: no client rejects it, but deltas and the final Response then
+        # say two different things.
+        "SHOULD",
+        "payload",
+        "The .done events, output_item.done and the final Response of an openai-responses "
+        "stream state the text and arguments their deltas built.",
+        RESPONSES_STREAM,
+        OPENAI_PYTHON_RESPONSES_STREAM,
+        dialects=frozenset({"openai-responses"}),
     ),
     _rule(
         "stream.partial_json",

@@ -18,12 +18,21 @@ A second marking is read the same way in a dialect without a flag: the whole
 content a JSON object ``{"error": "<text>"}`` (pydantic-ai writes failed
 results so), a failed result whose text is ``<text>``; and, like the marker,
 the envelope is ignored when result texts are compared, flagged or not.
+openai-responses ``function_call_output`` has no flag either: the same marker
+applies to it.
+
+Reasoning that only its provider can read (an openai-responses reasoning
+item's ``encrypted_content`` or ``rs_`` id, an Anthropic signature) cannot be
+carried into another provider's request (docs/conventions.md, "The Responses
+API"): ``provider_bound`` tells such reasoning apart from plain text.
 """
 
 from __future__ import annotations
 
 import json
 import re
+
+from harness.model import ThinkingBlock
 
 ERROR_PREFIX = "Error: "
 _ERROR_MARK = re.compile(r"^\s*error\s*:", re.IGNORECASE)
@@ -97,3 +106,13 @@ def split_gemini_id(value: str | None) -> tuple[str | None, str | None]:
     base, separator, signature = value.partition(GEMINI_SIGNATURE_SEPARATOR)
     call_id = None if base.startswith(GEMINI_GENERATED_ID_PREFIX) else base
     return call_id, (signature if separator and signature else None)
+
+
+def provider_bound(block: ThinkingBlock) -> bool:
+    """Reasoning whose replay only its own provider can check: a Responses
+    reasoning item with ``encrypted_content`` or an id, or a signed or
+    redacted Anthropic thinking block. Converters drop it toward another
+    provider's request instead of inventing a form for it."""
+    if block.origin == "reasoning_item":
+        return block.encrypted_content is not None or block.item_id is not None
+    return bool(block.signature) or block.redacted_data is not None

@@ -82,6 +82,10 @@ MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
     "pairing.call_id_missing": (
         _doc(OPENAI_DOCS, "tool_calls[].id is a required string of an assistant message"),
         _doc(ANTHROPIC_DOCS, "tool_use.id and tool_result.tool_use_id are required"),
+        _doc(
+            "https://platform.openai.com/docs/api-reference/responses/create",
+            "function_call.call_id and function_call_output.call_id are required strings",
+        ),
     ),
     "pairing.call_id_duplicate": (
         _rejected(
@@ -103,6 +107,11 @@ MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
             GEMINI_RESPONSE_COUNT_400,
             'Gemini 400 "Please ensure that the number of function response parts is equal '
             'to the number of function call parts of the function call turn"',
+        ),
+        _rejected(
+            "https://github.com/continuedev/continue/issues/10092",
+            'OpenAI Responses 400 "No tool call found for function call output with call_id '
+            'call_..."',
         ),
     ),
     "pairing.duplicate_result": (
@@ -127,6 +136,10 @@ MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
             _UNANSWERED_OPENAI,
             "OpenAI 400 \"An assistant message with 'tool_calls' must be followed by tool "
             "messages responding to each 'tool_call_id'\"",
+        ),
+        _rejected(
+            "https://github.com/openai/codex/issues/620",
+            'OpenAI Responses 400 "No tool output found for function call call_..."',
         ),
     ),
     "pairing.id_pattern": (
@@ -257,6 +270,24 @@ MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
             "https://github.com/anthropics/claude-code/issues/20705",
             'Anthropic 400 "If an assistant message contains any thinking blocks, the first '
             'block must be thinking or redacted_thinking. Found text."',
+        ),
+    ),
+    "reasoning.item_unfollowed": (
+        _rejected(
+            "https://github.com/continuedev/continue/issues/8933",
+            "api.openai.com/v1/responses 400 invalid_request_error \"Item 'rs_...' of type "
+            "'reasoning' was provided without its required following item.\"",
+        ),
+    ),
+    "reasoning.item_separated": (
+        _rejected(
+            "https://github.com/continuedev/continue/issues/10018",
+            "api.openai.com/v1/responses 400 invalid_request_error \"Item 'fc_...' of type "
+            "'function_call' was provided without its required 'reasoning' item: 'rs_...'.\"",
+        ),
+        _rejected(
+            "https://github.com/cline/cline/issues/12242",
+            "the same 400 for gpt-5.5 through cline's openai-native provider",
         ),
     ),
     "xml.call_not_parsed": (

@@ -74,8 +74,8 @@ def _openai_not_adjacent(
         finding(
             "ordering.result_not_adjacent",
             f"the result for {site.result.call_id!r} at {_path(conversation, site)} comes after "
-            f"{turn_path(first_other)} ({turns[first_other].role}); tool messages must follow "
-            f"the assistant message {turn_path(call_turn.turn_index)} directly",
+            f"{turn_path(first_other)} ({turns[first_other].role}); tool messages belong "
+            f"directly after the assistant message {turn_path(call_turn.turn_index)}",
             _path(conversation, site),
             expected=f"a tool message before {turn_path(first_other)}",
             actual=turn_path(site.turn_index),

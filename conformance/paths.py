@@ -6,13 +6,18 @@ assistant message's calls are ``messages[i].tool_calls[k]``, its reasoning the
 ``reasoning_content`` field, and a tool message is one result; gemini parts
 are ``contents[i].parts[j]`` (``candidates[c].content.parts[j]`` in a
 response).
+``reasoning_content`` field, and a tool message is one result; an
+openai-responses block is ``input[i]`` / ``output[i]`` (its item), a text
+part ``input[i].content[k]``.
 """
 
 from __future__ import annotations
 
 from conformance.memo import by_identity
 from conformance.timeline import timeline_of
+from harness.dialects.openai_responses.items import item_position
 from harness.model import (
+    OPENAI_RESPONSES,
     Conversation,
     OpaqueBlock,
     TextBlock,
@@ -27,8 +32,16 @@ def turn_path(index: int) -> str:
     return f"messages[{index}]"
 
 
+def _responses_path(root: str, turns: tuple[Turn, ...], turn_index: int, block_index: int) -> str:
+    # openai-responses turns group items (harness/dialects/openai_responses/items.py).
+    item, inner = item_position(turns, turn_index, block_index)
+    return f"{root}[{item}]" + (f".content[{inner}]" if inner is not None else "")
+
+
 def block_path(conversation: Conversation, turn_index: int, block_index: int) -> str:
     turn = conversation.turns[turn_index]
+    if conversation.dialect == OPENAI_RESPONSES:
+        return _responses_path("input", conversation.turns, turn_index, block_index)
     base = turn_path(turn_index)
     if conversation.dialect == "gemini":
         return f"contents[{turn_index}].parts[{block_index}]"
@@ -60,6 +73,8 @@ def result_paths(conversation: Conversation) -> tuple[str, ...]:
 
 
 def response_block_path(dialect: str, turn: Turn, block_index: int, choice: int = 0) -> str:
+    if dialect == OPENAI_RESPONSES:
+        return _responses_path("output", (turn,), 0, block_index)
     if dialect == "anthropic-messages":
         return f"content[{block_index}]"
     if dialect == "gemini":

@@ -64,6 +64,12 @@ PROFILES: dict[str, Profile] = {
             "the current turn's function calls.",
             "https://ai.google.dev/gemini-api/docs/thought-signatures",
         ),
+        Profile(
+            "openai-responses",
+            "openai-responses",
+            "OpenAI Responses API (POST /v1/responses).",
+            "https://platform.openai.com/docs/api-reference/responses/create",
+        ),
     )
 }
 
@@ -73,4 +79,5 @@ DEFAULT_PROFILE: dict[str, str] = {
     "deepseek-chat": "deepseek-thinking",
     "qwen-xml": "qwen3-coder",
     "gemini": "gemini",
+    "openai-responses": "openai-responses",
 }

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from conformance import reasoning_carried as carried
-from conformance import reasoning_gemini
+from conformance import reasoning_gemini, reasoning_items
 from conformance import reasoning_signatures as signatures
 from conformance.context import (
     ConversionCheck,
@@ -402,6 +402,7 @@ def _roundtrip(check: Compare, via: str | None = None) -> RoundTripCheck:
 
 
 PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
+    **reasoning_items.PAYLOAD_CHECKS,
     "reasoning.replay_missing": _replay_missing_payload,
     "reasoning.replay_forbidden": _request_check(check_replay_forbidden),
     "reasoning.position": _position_payload,
@@ -415,10 +416,12 @@ CONVERSION_CHECKS: dict[str, ConversionCheck] = {
     **carried.CONVERSION_CHECKS,
     **signatures.CONVERSION_CHECKS,
     **reasoning_gemini.CONVERSION_CHECKS,
+    **reasoning_items.CONVERSION_CHECKS,
 }
 ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {
     "reasoning.altered": _roundtrip(check_altered),
     "reasoning.signature_lost": _roundtrip(check_signature_lost, ANTHROPIC_MESSAGES),
     **signatures.ROUNDTRIP_CHECKS,
     **reasoning_gemini.ROUNDTRIP_CHECKS,
+    **reasoning_items.ROUNDTRIP_CHECKS,
 }

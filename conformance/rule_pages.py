@@ -148,6 +148,22 @@ FIXES: dict[str, str] = {
         "Send back the reasoning text exactly as it was returned: do not summarise, shorten, "
         "regenerate or replace it with a placeholder."
     ),
+    "reasoning.call_signature_lost": (
+        "Keep the thoughtSignature of every Gemini functionCall part and send it back on the "
+        "same call, as the same bytes (base64 and base64url spell the same bytes). When the "
+        "turn passes through another dialect, carry it in a field that dialect returns, for "
+        "example the call id (docs/conventions.md, Gemini)."
+    ),
+    "reasoning.item_unfollowed": (
+        "Send each openai-responses reasoning item together with the message or function_call "
+        "item that followed it in the model's output, in the same order; drop the reasoning "
+        "item too if you drop what it preceded."
+    ),
+    "reasoning.item_separated": (
+        "When a function_call goes back to the Responses API with its fc_ item id, send the "
+        "reasoning items that preceded it in the model's output right before it; or drop the "
+        "item id (send the call by call_id alone) when the reasoning cannot be kept."
+    ),
     "reasoning.signature_lost": (
         "Keep each thinking block's `signature` and each redacted_thinking block's `data` "
         "byte for byte when the target is anthropic-messages."
@@ -211,6 +227,23 @@ FIXES: dict[str, str] = {
         "join to valid JSON."
     ),
     "stream.chunk_id": "Give every chunk of one openai-chat stream the id of its first chunk.",
+    "stream.item_reference": (
+        "Number the events of one openai-responses stream with increasing sequence_number "
+        "values, give every event of an item that item's item_id and output_index, open each "
+        "output_index once, and stop after response.completed, response.incomplete or "
+        "response.failed."
+    ),
+    "stream.done_consistent": (
+        "Write the .done events, response.output_item.done and the final Response from the "
+        "deltas you sent: the same text and the same arguments, character for character."
+    ),
+    "schema.gemini_parameters": (
+        "Write functionDeclarations[].parameters with the fields of Gemini's Schema object "
+        "only (type, format, description, nullable, enum, properties, required, items, ...), "
+        "or send the JSON Schema unchanged under parametersJsonSchema; drop or rewrite "
+        "keywords such as additionalProperties, $ref and $defs before sending them under "
+        "parameters."
+    ),
     "stream.call_index": (
         "Number the streamed tool calls of a choice 0, 1, 2, ... in the order they start, "
         "not by the source's content block index."

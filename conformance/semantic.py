@@ -159,7 +159,9 @@ def joined_text(message: SemMessage) -> str:
 
 
 # Dialects that carry reasoning only as text: no signature, no redacted data.
-_TEXT_ONLY_REASONING = frozenset({"openai-chat", "deepseek-chat", "qwen-xml"})
+# openai-responses carries another provider's reasoning as summary text only
+# (docs/conventions.md, "The Responses API").
+_TEXT_ONLY_REASONING = frozenset({"openai-chat", "deepseek-chat", "qwen-xml", "openai-responses"})
 
 
 @dataclass(frozen=True, eq=False)

@@ -60,12 +60,15 @@ from conformance.context import (
 )
 from conformance.findings import Finding, finding
 from conformance.semantic import SemCall, SemMessage, SemText, joined_text, semantic_message
+from conformance.stream_issues import issue_findings as _issue_findings
+from conformance.stream_responses import RESPONSES_PAYLOAD_CHECKS
 from conformance.text import same_text
 from conformance.xml_values import preview, same_json
 from harness import json_text
 from harness.model import (
     ANTHROPIC_MESSAGES,
     GEMINI,
+    OPENAI_RESPONSES,
     QWEN_XML,
     StreamIssue,
     StreamTranscript,
@@ -77,6 +80,8 @@ COLLISION_CODES = {
     "anthropic": frozenset({"duplicate_block_start"}),
     # Gemini sends each functionCall whole in one part: no index to collide.
     "gemini": frozenset(),
+    # Two items at one output_index are stream.item_reference's (SHOULD).
+    "responses": frozenset(),
 }
 EVENT_ORDER_CODES = {
     "openai": frozenset(
@@ -111,12 +116,25 @@ EVENT_ORDER_CODES = {
     # finishReason is not judged: real Gemini streams end without one
     # (pydantic-ai's test_google_no_finish_reason recording) and clients cope.
     "gemini": frozenset({"invalid_json", "invalid_chunk", "empty_stream"}),
+    # What openai-python's ResponseStreamState refuses (RuntimeError or
+    # IndexError) or cannot finish without: conformance/stream_responses.py.
+    "responses": frozenset(
+        {
+            "invalid_json",
+            "missing_created",
+            "unknown_output_index",
+            "delta_without_part",
+            "missing_terminal",
+            "empty_stream",
+        }
+    ),
 }
 # An error event may end a stream: what would have followed is then missing.
 EXCUSED_BY_ERROR = {
     "openai": frozenset({"missing_done", "empty_stream"}),
     "anthropic": frozenset({"block_not_stopped", "missing_message_delta", "missing_message_stop"}),
     "gemini": frozenset({"empty_stream"}),
+    "responses": frozenset({"missing_terminal", "empty_stream"}),
 }
 ERROR_CODES = frozenset({"stream_error", "error_event", "error_chunk"})
 
@@ -124,27 +142,9 @@ ERROR_CODES = frozenset({"stream_error", "error_event", "error_chunk"})
 def _family(stream: StreamTranscript) -> str:
     if stream.dialect == GEMINI:
         return "gemini"
+    if stream.dialect == OPENAI_RESPONSES:
+        return "responses"
     return "anthropic" if stream.dialect == ANTHROPIC_MESSAGES else "openai"
-
-
-def _path(issue: StreamIssue) -> str:
-    return f"events[{issue.event_index}]" if issue.event_index is not None else "events"
-
-
-def _issue_findings(code: str, issues: list[StreamIssue]) -> list[Finding]:
-    """One finding per issue code: a problem repeated through a stream is
-    reported once, with how often and where it first and last showed."""
-    groups: dict[str, list[StreamIssue]] = {}
-    for issue in issues:
-        groups.setdefault(issue.code, []).append(issue)
-    found = []
-    for group in groups.values():
-        first = group[0]
-        message = f"{_path(first)}: {first.message}"
-        if len(group) > 1:
-            message += f" ({len(group)} times in this stream, the last at {_path(group[-1])})"
-        found.append(finding(code, message, _path(first), actual=first.code))
-    return found
 
 
 def _calls(stream: StreamTranscript) -> list[tuple[int, ToolCall]]:
@@ -197,6 +197,13 @@ def _call_path(stream: StreamTranscript, position: int, call: ToolCall) -> str:
 def _event_starts_call(data: object, dialect: str, position: int, call: ToolCall) -> bool:
     if not isinstance(data, dict):
         return False
+    if dialect == OPENAI_RESPONSES:
+        item = data.get("item")
+        return (
+            data.get("type") == "response.output_item.added"
+            and isinstance(item, dict)
+            and item.get("call_id") == call.id
+        )
     if dialect == ANTHROPIC_MESSAGES:
         block = data.get("content_block")
         return (
@@ -289,7 +296,7 @@ def _stop_reason(stream: StreamTranscript) -> str | None:
 
 
 def check_chunk_id(stream: StreamTranscript) -> list[Finding] | None:
-    if stream.dialect == ANTHROPIC_MESSAGES or not stream.response.id:
+    if stream.dialect in (ANTHROPIC_MESSAGES, OPENAI_RESPONSES) or not stream.response.id:
         return None  # no chunk id to compare
     issues = [issue for issue in stream.issues if issue.code == "id_changed"]
     return _issue_findings("stream.chunk_id", issues)
@@ -447,6 +454,8 @@ def _openai_stream_with_calls(
             # anthropic block indices are stream.event_order's; Gemini calls
             # come whole, with no index.
             return None
+        if payload.dialect in (ANTHROPIC_MESSAGES, OPENAI_RESPONSES):
+            return None  # block indices and output indices are stream.event_order's
         return inner(payload)
 
     return run
@@ -470,5 +479,6 @@ PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
     "stream.event_order": _stream_only(check_event_order),
     "stream.partial_json": _stream_with_calls(check_partial_json),
 }
+PAYLOAD_CHECKS.update(RESPONSES_PAYLOAD_CHECKS)
 CONVERSION_CHECKS: dict[str, ConversionCheck] = {"stream.reassembly": check_reassembly}
 ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {}

@@ -31,8 +31,16 @@ OPENAI_CHAT = "openai-chat"
 ANTHROPIC_MESSAGES = "anthropic-messages"
 DEEPSEEK_CHAT = "deepseek-chat"
 QWEN_XML = "qwen-xml"
+OPENAI_RESPONSES = "openai-responses"
 GEMINI = "gemini"
-DIALECTS: tuple[str, ...] = (OPENAI_CHAT, ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, QWEN_XML, GEMINI)
+DIALECTS: tuple[str, ...] = (
+    OPENAI_CHAT,
+    ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
+    QWEN_XML,
+    OPENAI_RESPONSES,
+    GEMINI,
+)
 
 PayloadKind: TypeAlias = Literal["request", "response", "stream"]
 PAYLOAD_KINDS: tuple[PayloadKind, ...] = ("request", "response", "stream")
@@ -45,9 +53,15 @@ ContentForm: TypeAlias = Literal["string", "blocks", "null", "absent"]
 # Where a piece of reasoning came from: an Anthropic ``thinking`` block, an
 # Anthropic ``redacted_thinking`` block, the DeepSeek-style
 # ``reasoning_content`` field, or the ``reasoning`` field some OpenAI-compatible
-# servers use, or a Gemini ``thought: true`` part.
+# servers use, an OpenAI Responses ``reasoning`` item (``reasoning_item``), or
+# a Gemini ``thought: true`` part.
 ThinkingOrigin: TypeAlias = Literal[
-    "thinking", "redacted_thinking", "reasoning_content", "reasoning", "thought"
+    "thinking",
+    "redacted_thinking",
+    "reasoning_content",
+    "reasoning",
+    "reasoning_item",
+    "thought",
 ]
 
 # A dialect-neutral stop reason. openai-chat ``stop`` maps to ``end_turn``
@@ -83,6 +97,11 @@ class ThinkingBlock:
     ``redacted_data`` the opaque payload of a ``redacted_thinking`` block.
     A field the dialect did not carry is ``None``; an empty string is kept as
     ``""`` (DeepSeek accepts ``reasoning_content: ""`` on tool-call turns).
+
+    An openai-responses ``reasoning`` item has ``text`` = its summary texts
+    joined (``None`` when it has no summary), ``encrypted_content`` the
+    opaque state OpenAI returns with ``include: ["reasoning.encrypted_content"]``
+    and ``item_id`` its ``rs_...`` id; the item's other fields stay in ``extra``.
     """
 
     origin: ThinkingOrigin
@@ -90,6 +109,8 @@ class ThinkingBlock:
     signature: str | None = None
     redacted_data: str | None = None
     extra: JsonObject = field(default_factory=dict)
+    encrypted_content: str | None = None
+    item_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +128,9 @@ class ToolCall:
     for byte; a converter that builds a call leaves it ``None``.
     ``signature`` is the opaque ``thoughtSignature`` a Gemini ``functionCall``
     part carried (Gemini 3 refuses a replayed call without it).
+
+    ``id`` is what results answer: for openai-responses the ``call_id``; the
+    ``function_call`` item's own id (``fc_...``) is ``item_id``.
     """
 
     id: str | None
@@ -116,6 +140,7 @@ class ToolCall:
     arguments_error: str | None = None
     extra: JsonObject = field(default_factory=dict)
     signature: str | None = None
+    item_id: str | None = None
 
 
 @dataclass(frozen=True)

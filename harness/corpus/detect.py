@@ -1,6 +1,9 @@
 """Telling a cassette's dialect and features from its payloads.
 
 The dialect comes from the URI and the payload shapes (WIRE.md section 1):
+- openai-responses: a ``/responses`` endpoint, a Response object
+  (``"object": "response"``) or typed ``response.*`` stream events
+  (https://platform.openai.com/docs/api-reference/responses);
 - anthropic-messages: a ``/messages`` endpoint, an ``anthropic-version``
   request header, a ``"type": "message"`` response or a ``message_start``
   event (https://docs.anthropic.com/en/api/messages);
@@ -40,6 +43,7 @@ from harness.model import (
     DEEPSEEK_CHAT,
     GEMINI,
     OPENAI_CHAT,
+    OPENAI_RESPONSES,
     QWEN_XML,
     Response,
     TextBlock,
@@ -64,8 +68,9 @@ MAIN_FEATURE_ORDER: tuple[str, ...] = (
 )
 XML_MARKERS = ("<tool_call>", "<function=")
 ANTHROPIC_BLOCKS = ("tool_use", "tool_result", "thinking", "redacted_thinking")
-# DeepSeek's field; the `reasoning` field of other servers is thinking, not replay.
-_REPLAYED_REASONING = ("reasoning_content",)
+# DeepSeek's field and the Responses reasoning item; the `reasoning` field of
+# other servers is thinking, not replay.
+_REPLAYED_REASONING = ("reasoning_content", "reasoning_item")
 _SLUG_LIMIT = 60
 
 
@@ -105,6 +110,8 @@ def detect_dialect(interactions: Sequence[Interaction], source: str) -> str:
     """The dialect every exchange of the cassette is written in."""
     if interactions and all(_is_gemini(interaction) for interaction in interactions):
         return GEMINI
+    if interactions and all(is_responses(interaction) for interaction in interactions):
+        return OPENAI_RESPONSES
     if any(_is_anthropic(interaction) for interaction in interactions):
         return ANTHROPIC_MESSAGES
     if not all(_is_openai_family(interaction) for interaction in interactions):
@@ -311,6 +318,21 @@ def _parse_response(codec: Any, payload: Any, tools: tuple[ToolDef, ...] | None)
 
 
 # --- dialect ------------------------------------------------------------------
+
+
+def is_responses(interaction: Interaction) -> bool:
+    """An exchange with the OpenAI Responses API (``POST /v1/responses``)."""
+    path = urlsplit(interaction.uri).path.rstrip("/")
+    if path.endswith("/responses"):
+        return True
+    # The answer decides (an embeddings request has "input" too).
+    if interaction.is_stream():
+        return any(
+            isinstance(data, dict) and str(data.get("type", "")).startswith("response.")
+            for data in _stream_data(interaction)
+        )
+    body = _json(interaction.response_body_text)
+    return isinstance(body, dict) and body.get("object") == "response"
 
 
 def _is_anthropic(interaction: Interaction) -> bool:

@@ -39,7 +39,7 @@ from harness.corpus.scrub import (
     is_secret_header,
 )
 from harness.errors import ToolwireError
-from harness.model import ANTHROPIC_MESSAGES, GEMINI
+from harness.model import ANTHROPIC_MESSAGES, GEMINI, OPENAI_RESPONSES
 from harness.redaction import redact
 from harness.redirects import open_url
 
@@ -51,6 +51,7 @@ DEFAULT_KEY_ENV: Mapping[str, str] = {
     "deepseek-chat": "DEEPSEEK_API_KEY",
     "qwen-xml": "OPENAI_API_KEY",
     "gemini": "GEMINI_API_KEY",
+    "openai-responses": "OPENAI_API_KEY",
 }
 # https://docs.anthropic.com/en/api/versioning: every request names a version.
 ANTHROPIC_VERSION = "2023-06-01"
@@ -96,6 +97,9 @@ def endpoint_url(base_url: str, dialect: str, model: str = "", stream: bool = Fa
     ``https://api.deepseek.com``); Anthropic's is the host, below which the
     SDK calls ``/v1/messages``. A URL that already names the endpoint is kept.
     Gemini's names the model and the method (``record_gemini.py``).
+    SDK calls ``/v1/messages``. The Responses API is ``/responses`` below the
+    OpenAI base URL (``https://api.openai.com/v1/responses``). A URL that
+    already names the endpoint is kept.
     """
     parts = urlsplit(base_url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -109,6 +113,9 @@ def endpoint_url(base_url: str, dialect: str, model: str = "", stream: bool = Fa
     if dialect == ANTHROPIC_MESSAGES:
         if not path.endswith("/messages"):
             path += "/messages" if path.endswith("/v1") else "/v1/messages"
+    elif dialect == OPENAI_RESPONSES:
+        if not path.endswith("/responses"):
+            path += "/responses"
     elif not path.endswith("/chat/completions"):
         path += "/chat/completions"
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))

@@ -16,6 +16,7 @@ _CODECS: dict[str, str] = {
     "anthropic-messages": "harness.dialects.anthropic_messages:ANTHROPIC_MESSAGES_CODEC",
     "qwen-xml": "harness.dialects.qwen_xml:QWEN_XML_CODEC",
     "gemini": "harness.dialects.gemini:GEMINI_CODEC",
+    "openai-responses": "harness.dialects.openai_responses:OPENAI_RESPONSES_CODEC",
 }
 # Codecs already imported: a run asks for one per payload it parses.
 _LOADED: dict[str, DialectCodec] = {}

@@ -164,14 +164,25 @@ def _check_choices(dialect: str | None, profile: str | None) -> None:
 
 def _kind_of(value: Any, source: str) -> PayloadKind:
     if isinstance(value, dict):
-        if "messages" in value or "contents" in value:
+        # openai-responses: a request has "input", a Response object "output";
+        # gemini: a request has "contents", a response "candidates".
+        if (
+            "messages" in value
+            or "contents" in value
+            or ("input" in value and "output" not in value)
+        ):
             return "request"
-        if "choices" in value or value.get("type") == "message" or "candidates" in value:
+        if (
+            "choices" in value
+            or value.get("type") == "message"
+            or "output" in value
+            or "candidates" in value
+        ):
             return "response"
     raise LintInputError(
         f"{source}: cannot tell whether this JSON is a request or a response",
-        hint='a request has "messages" (Gemini: "contents"); a response has "choices", '
-        '"type": "message" or (Gemini) "candidates"',
+        hint='a request has "messages", "input" (Responses) or "contents" (Gemini); '
+        'a response has "choices", "type": "message", "output" or "candidates"',
     )
 
 

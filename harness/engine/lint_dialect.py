@@ -2,7 +2,7 @@
 
 What a file says about itself wins over a guess from the body: ``--dialect``
 first, then a cassette's ``toolwire:`` block, then what the recorded request
-says (its URI path, ``/v1/messages``, ``/chat/completions`` or Gemini's
+says (its URI path, ``/v1/messages``, ``/v1/responses``, ``/chat/completions`` or Gemini's
 ``models/{model}:generateContent`` / ``:streamGenerateContent``, and the
 ``anthropic-version`` header that Anthropic requires on every call,
 https://docs.anthropic.com/en/api/versioning), and only then the fields of
@@ -26,6 +26,7 @@ from harness.model import (
     DEEPSEEK_CHAT,
     GEMINI,
     OPENAI_CHAT,
+    OPENAI_RESPONSES,
     QWEN_XML,
     PayloadKind,
 )
@@ -71,6 +72,8 @@ def from_interaction(
         return DialectChoice(GEMINI, f"from the URI path {path}")
     if path.endswith("/messages") and not path.endswith("/chat/completions"):
         return DialectChoice(ANTHROPIC_MESSAGES, f"from the URI path {path}")
+    if path.endswith("/responses"):
+        return DialectChoice(OPENAI_RESPONSES, f"from the URI path {path}")
     if _has_header(request.get("headers"), "anthropic-version"):
         return DialectChoice(ANTHROPIC_MESSAGES, "from the anthropic-version request header")
     if not path.endswith("/chat/completions"):
@@ -90,9 +93,28 @@ def from_interaction(
     return DialectChoice(OPENAI_CHAT, said)
 
 
+def _is_responses_body(kind: PayloadKind, value: Any) -> bool:
+    """Fields only the Responses API uses: typed ``response.*`` events, a
+    Response object, a request with ``input`` and no ``messages``."""
+    if kind == "stream":
+        datas = [e.get("data") for e in value if isinstance(e, dict)]
+        return any(
+            isinstance(d, dict) and str(d.get("type", "")).startswith("response.") for d in datas
+        )
+    if not isinstance(value, dict):
+        return False
+    if kind == "response":
+        return value.get("object") == "response" or (
+            "output" in value and "choices" not in value and "candidates" not in value
+        )
+    return "input" in value and "messages" not in value and "contents" not in value
+
+
 def _body_dialect(kind: PayloadKind, value: Any) -> str:
     if gemini_body(kind, value):
         return GEMINI
+    if _is_responses_body(kind, value):
+        return OPENAI_RESPONSES
     if kind == "stream":
         datas = [e.get("data") for e in value if isinstance(e, dict)]
         if any(isinstance(d, dict) and d.get("type") == "message_start" for d in datas):

@@ -32,6 +32,7 @@ from harness.model import (
     DEEPSEEK_CHAT,
     GEMINI,
     OPENAI_CHAT,
+    OPENAI_RESPONSES,
     QWEN_XML,
     SSEEvent,
 )
@@ -47,6 +48,7 @@ ENDPOINTS: dict[str, str] = {
     ANTHROPIC_MESSAGES: "https://api.anthropic.com/v1/messages",
     DEEPSEEK_CHAT: "https://api.deepseek.com/chat/completions",
     QWEN_XML: "http://127.0.0.1:8000/v1/chat/completions",
+    OPENAI_RESPONSES: "https://api.openai.com/v1/responses",
 }
 # Gemini names the model and whether the answer streams in the path.
 GEMINI_BASE = "https://generativelanguage.googleapis.com/v1beta/models/"

@@ -20,6 +20,7 @@ from harness.errors import ToolwireError
 from harness.model import (
     ANTHROPIC_MESSAGES,
     GEMINI,
+    OPENAI_RESPONSES,
     Response,
     SSEEvent,
     ThinkingBlock,
@@ -177,6 +178,10 @@ def _text_deltas(dialect: str, events: Sequence[SSEEvent]) -> Iterator[str]:
             continue
         if dialect == GEMINI:
             yield from _gemini_texts(data)
+        if dialect == OPENAI_RESPONSES:
+            delta = data.get("delta")
+            if data.get("type") == "response.output_text.delta" and isinstance(delta, str):
+                yield delta
             continue
         if dialect == ANTHROPIC_MESSAGES:
             delta = data.get("delta")

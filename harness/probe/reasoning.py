@@ -23,7 +23,7 @@ A model that returned no reasoning has nothing to replay: ``false``, ``pass``.
 
 from __future__ import annotations
 
-from harness.model import ANTHROPIC_MESSAGES, GEMINI
+from harness.model import ANTHROPIC_MESSAGES, GEMINI, OPENAI_RESPONSES
 from harness.probe.evidence import Notes, Status, StepResult, step_result
 from harness.probe.requests import continued
 from harness.probe.session import Conversation, ProbeSession, refusal
@@ -64,7 +64,9 @@ def reasoning_state(session: ProbeSession, notes: Notes) -> StepResult:
     if session.dialect == GEMINI:
         # Gemini 3 refuses a call sent back without its thought signature.
         trial.violations = ("replay.assistant_altered",)
-    elif session.dialect != ANTHROPIC_MESSAGES:
+    elif session.dialect not in (ANTHROPIC_MESSAGES, OPENAI_RESPONSES):
+        # The DeepSeek-style rules only: Anthropic and the Responses API judge a
+        # dropped reasoning block / item by their own rules.
         trial.violations = DROPPED_REASONING_VIOLATIONS
     replayed = session.conversation("reasoning-replayed", "step 6, the reasoning replayed")
     replayed.exchanges.append(first.exchange)

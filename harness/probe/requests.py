@@ -34,7 +34,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from harness.dialects import get_codec
-from harness.model import ANTHROPIC_MESSAGES, GEMINI, Response
+from harness.model import ANTHROPIC_MESSAGES, GEMINI, OPENAI_RESPONSES, Response
+from harness.probe import responses_api
 from harness.probe.observe import STRUCTURED, Observation
 from harness.probe.tools import ToolAnswer, anthropic_tools, gemini_tools, openai_tools
 
@@ -52,6 +53,8 @@ _OPENAI_CALL_KEYS = ("id", "type", "function")
 
 def first_request(dialect: str, model: str, prompt: str, stream: bool = False) -> dict[str, Any]:
     """A new conversation: system prompt, the probe tools, one user prompt."""
+    if dialect == OPENAI_RESPONSES:
+        return responses_api.first_request(model, SYSTEM_PROMPT, prompt, stream)
     if dialect == GEMINI:
         body: dict[str, Any] = {
             "model": model,
@@ -98,12 +101,22 @@ def continued(
     """``request`` followed by the model's turn and the answers to its calls."""
     if observation.response is None:
         raise ValueError("cannot continue after an answer that was not read")
+    structured = observation.format in STRUCTURED
+    if dialect == OPENAI_RESPONSES:
+        return responses_api.continued(
+            request,
+            observation.response,
+            structured,
+            [call.id for call in observation.calls],
+            answers,
+            _text_results(answers),
+            keep_reasoning,
+        )
     body = copy.deepcopy(request)
     if dialect == GEMINI:
         return _gemini_continued(body, observation, answers, keep_reasoning)
     messages: list[Any] = body["messages"]
     messages.append(assistant_message(dialect, observation.response, keep_reasoning))
-    structured = observation.format in STRUCTURED
     if not structured:
         messages.append({"role": "user", "content": _text_results(answers)})
     elif dialect == ANTHROPIC_MESSAGES:
@@ -187,7 +200,7 @@ def streamed(request: dict[str, Any], dialect: str) -> dict[str, Any]:
     """The same request, asked as a stream."""
     body = copy.deepcopy(request)
     body["stream"] = True
-    if dialect not in (ANTHROPIC_MESSAGES, GEMINI):
+    if dialect not in (ANTHROPIC_MESSAGES, GEMINI, OPENAI_RESPONSES):
         body["stream_options"] = {"include_usage": True}
     return body
 

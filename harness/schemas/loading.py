@@ -2,7 +2,8 @@
 
 Each dialect has three files, named ``<dialect>.<kind>.json``: ``request``,
 ``response`` and the data of one stream event (``stream-chunk`` for the
-Chat Completions dialects, ``stream-event`` for anthropic-messages). Files
+Chat Completions dialects, ``stream-event`` for anthropic-messages and
+openai-responses). Files
 ``$ref`` each other by their ``$id`` under ``https://schemas.toolwire.invalid/``;
 the ``.invalid`` host can never resolve, and the registry has no retriever,
 so a reference outside the package fails loudly instead of reaching the
@@ -21,7 +22,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from harness.errors import ToolwireError, UnsupportedDialectError
-from harness.model import ANTHROPIC_MESSAGES, DIALECTS, PAYLOAD_KINDS, PayloadKind
+from harness.model import ANTHROPIC_MESSAGES, DIALECTS, OPENAI_RESPONSES, PAYLOAD_KINDS, PayloadKind
 
 SCHEMA_BASE_URI = "https://schemas.toolwire.invalid/"
 
@@ -37,7 +38,9 @@ def schema_file_name(dialect: str, kind: PayloadKind) -> str:
             f"unknown payload kind {kind!r}", hint=f"use one of: {', '.join(PAYLOAD_KINDS)}"
         )
     if kind == "stream":
-        suffix = "stream-event" if dialect == ANTHROPIC_MESSAGES else "stream-chunk"
+        suffix = (
+            "stream-event" if dialect in (ANTHROPIC_MESSAGES, OPENAI_RESPONSES) else "stream-chunk"
+        )
     else:
         suffix = kind
     return f"{dialect}.{suffix}.json"

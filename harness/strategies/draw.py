@@ -32,6 +32,7 @@ from harness.model import (
     DIALECTS,
     GEMINI,
     OPENAI_CHAT,
+    OPENAI_RESPONSES,
     QWEN_XML,
 )
 from harness.strategies.plan import (
@@ -158,6 +159,8 @@ def _limit_fields(dialect: str) -> st.SearchStrategy[str]:
     # OpenAI deprecated max_tokens for max_completion_tokens; both are sent.
     if dialect == OPENAI_CHAT:
         return st.sampled_from(("max_tokens", "max_completion_tokens"))
+    if dialect == OPENAI_RESPONSES:
+        return st.just("max_output_tokens")
     return st.just("max_tokens")
 
 

@@ -16,7 +16,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, GEMINI, OPENAI_CHAT, QWEN_XML
+from harness.model import (
+    ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
+    GEMINI,
+    OPENAI_CHAT,
+    OPENAI_RESPONSES,
+    QWEN_XML,
+)
 
 ReasoningKind: TypeAlias = Literal["thinking", "redacted"]
 StopKind: TypeAlias = Literal["end_turn", "tool_use", "max_tokens"]
@@ -29,6 +36,7 @@ MODELS: dict[str, str] = {
     DEEPSEEK_CHAT: "deepseek-chat",
     QWEN_XML: "Qwen/Qwen3-Coder-30B-A3B-Instruct",
     GEMINI: "gemini-2.5-flash",
+    OPENAI_RESPONSES: "gpt-4.1",
 }
 
 

@@ -27,6 +27,7 @@ from harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
     GEMINI,
+    OPENAI_RESPONSES,
     QWEN_XML,
     Block,
     CanonicalStop,
@@ -65,6 +66,7 @@ _OPENAI_STOPS: dict[str, str] = {
 _RESPONSE_ID_PREFIX: dict[str, str] = {
     ANTHROPIC_MESSAGES: "msg_",
     DEEPSEEK_CHAT: "",
+    OPENAI_RESPONSES: "resp_",
 }
 _CREATED = 1_750_000_000  # a fixed timestamp: generated payloads are reproducible
 
@@ -225,7 +227,7 @@ def _request_extra(plan: ExchangePlan) -> dict[str, Any]:
         extra["thinking"] = {"type": "enabled", "budget_tokens": THINKING_BUDGET}
     if plan.dialect == DEEPSEEK_CHAT:
         extra["thinking"] = {"type": "enabled" if plan.reasoning else "disabled"}
-    if plan.stream and plan.dialect != ANTHROPIC_MESSAGES:
+    if plan.stream and plan.dialect not in (ANTHROPIC_MESSAGES, OPENAI_RESPONSES):
         extra["stream_options"] = {"include_usage": True}
     extra.update(plan.extra)
     return extra
@@ -243,7 +245,10 @@ def response_of(plan: ExchangePlan) -> Response:
     canonical: CanonicalStop = plan.stop
     raw: str = plan.stop
     extra: dict[str, Any] = {}
-    if plan.dialect != ANTHROPIC_MESSAGES:
+    if plan.dialect == OPENAI_RESPONSES:
+        # No finish reason: the codec writes status from the canonical stop.
+        extra = {"object": "response", "created_at": _CREATED}
+    elif plan.dialect != ANTHROPIC_MESSAGES:
         # A server without a Qwen tool parser sees text: it stops with "stop".
         text_calls = plan.dialect == QWEN_XML and plan.stop == "tool_use"
         raw = "stop" if text_calls else _OPENAI_STOPS[plan.stop]

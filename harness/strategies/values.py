@@ -21,7 +21,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, GEMINI, QWEN_XML
+from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, GEMINI, OPENAI_RESPONSES, QWEN_XML
 from harness.strategies.plan import ToolPlan
 
 # The tags of Qwen3-Coder's markup (WIRE.md 1.4): text and string values that
@@ -108,6 +108,8 @@ _ID_FORMS: dict[str, tuple[str, ...]] = {
     ANTHROPIC_MESSAGES: ("toolu_{salt}{n}", "toolu_01{n}{salt}"),
     QWEN_XML: ("call_{salt}{n}",),
     GEMINI: ("call_{salt}{n}",),
+    # Responses call_ids are call_...; the fc_ item ids are not generated.
+    OPENAI_RESPONSES: ("call_{salt}{n}", "call-{n}"),
 }
 
 

@@ -38,6 +38,10 @@ def test_load_adapter_reference_gives_the_declared_directions() -> None:
         (OPENAI_CHAT, GEMINI),
         (GEMINI, ANTHROPIC_MESSAGES),
         (ANTHROPIC_MESSAGES, GEMINI),
+        ("openai-responses", OPENAI_CHAT),
+        (OPENAI_CHAT, "openai-responses"),
+        ("openai-responses", ANTHROPIC_MESSAGES),
+        (ANTHROPIC_MESSAGES, "openai-responses"),
     }
     assert len(loaded.directions) == 27  # request, response and stream for each pair
 

@@ -295,6 +295,10 @@ EXERCISES: dict[str, Predicate] = {
     "schema.gemini_parameters": lambda c: any(
         "parameters" in tool.extra for r in c.requests for tool in r.tools or ()
     ),
+    # openai-responses reasoning items (a Responses output can only hold them
+    # when the case has reasoning; the conversion rule needs calls after it).
+    "reasoning.item_unfollowed": lambda c: any(True for _ in _thinking(c)),
+    "reasoning.item_separated": lambda c: any(True for _ in _thinking(c)) and _has_calls(c),
     # xml
     "xml.call_not_parsed": lambda c: _qwen(c) and _response_calls(c) >= 1,
     "xml.parameter_type": lambda c: _qwen(c) and "<parameter=" in _xml_text(c),
@@ -308,6 +312,9 @@ EXERCISES: dict[str, Predicate] = {
     "stream.event_order": lambda c: bool(c.streams),
     "stream.partial_json": lambda c: bool(c.streams) and _has_calls(c),
     "stream.chunk_id": lambda c: any(_data_chunks(s) >= 2 for s in c.streams),
+    # Judged on every openai-responses stream (a converter's or the case's own).
+    "stream.item_reference": lambda c: bool(c.streams),
+    "stream.done_consistent": lambda c: bool(c.streams),
     # A Qwen stream's calls are markup until a parser makes them structured.
     "stream.call_index": lambda c: (
         any(_streamed_calls(s) for s in c.streams) or (bool(c.streams) and _has_calls(c))

@@ -1,9 +1,7 @@
 """The openai-responses and gemini cases, read without the corpus loader.
 
-They wait in ``corpus-pending/`` (same folder layout and ids as ``corpus/``)
-until the two dialects' codecs are merged: the loader refuses a dialect it has
-no codec for, so these helpers read the YAML themselves. Once the folder is
-moved into ``corpus/`` they read those dialects' cases there instead.
+These helpers read the YAML themselves, so that the cases' wire shapes are
+checked independently of toolwire's own codecs for the two dialects.
 """
 
 from __future__ import annotations
@@ -22,15 +20,14 @@ from harness.sse import parse_sse
 
 REPO = Path(__file__).resolve().parents[2]
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when built in
-PENDING = REPO / "corpus-pending"
 BUNDLED = REPO / "corpus"
 NEW_DIALECTS = ("openai-responses", "gemini")
 _DIALECT_LINE = re.compile(r"^  dialect: (openai-responses|gemini)$", re.MULTILINE)
 
 
 def cases_root() -> Path:
-    """corpus-pending/ while it exists, else the bundled corpus."""
-    return PENDING if PENDING.is_dir() else BUNDLED
+    """The bundled corpus."""
+    return BUNDLED
 
 
 @dataclass(frozen=True)

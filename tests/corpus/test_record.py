@@ -124,6 +124,44 @@ STREAM_ANSWER = (
 )
 
 
+# A Response object (POST /v1/responses), real-shaped: one function_call item.
+RESPONSES_ANSWER = {
+    "id": "resp_0c1d2e3f4a5b6c7d",
+    "object": "response",
+    "created_at": 1751500002,
+    "status": "completed",
+    "incomplete_details": None,
+    "model": "gpt-4.1-mini-2025-04-14",
+    "output": [
+        {
+            "id": "fc_0c1d2e3f4a5b6c7e",
+            "type": "function_call",
+            "status": "completed",
+            "arguments": '{"city":"Paris"}',
+            "call_id": "call_Rs5tU7vW9xY1zA3bC5dE7fG9",
+            "name": "get_weather",
+        }
+    ],
+    "usage": {"input_tokens": 60, "output_tokens": 17, "total_tokens": 77},
+}
+RESPONSES_REQUEST = {
+    "model": "gpt-4.1-mini",
+    "input": "What is the weather in Paris?",
+    "tools": [
+        {
+            "type": "function",
+            "name": "get_weather",
+            "description": "Current weather for a city.",
+            "parameters": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+            },
+        }
+    ],
+}
+
+
 @dataclass
 class Upstream:
     """What the fake upstream saw and how it answers."""
@@ -154,6 +192,8 @@ def _handler(upstream: Upstream) -> type[BaseHTTPRequestHandler]:
                 self._answer(400, "application/json", json.dumps(error).encode())
             elif upstream.mode == "stream":
                 self._answer(200, "text/event-stream", STREAM_ANSWER.encode())
+            elif upstream.mode == "responses":
+                self._answer(200, "application/json", json.dumps(RESPONSES_ANSWER).encode())
             elif upstream.mode == "gzip":
                 data = gzip.compress(json.dumps(JSON_ANSWER).encode())
                 self._answer(200, "application/json", data, encoding="gzip")
@@ -405,6 +445,12 @@ def test_an_existing_id_is_refused_then_replaced_with_force(
             "https://api.anthropic.com/v1/messages",
         ),
         ("http://127.0.0.1:9/v1", "anthropic-messages", "http://127.0.0.1:9/v1/messages"),
+        ("https://api.openai.com/v1", "openai-responses", "https://api.openai.com/v1/responses"),
+        (
+            "http://127.0.0.1:9/v1/responses",
+            "openai-responses",
+            "http://127.0.0.1:9/v1/responses",
+        ),
         (
             "http://127.0.0.1:9/v1/chat/completions",
             "openai-chat",
@@ -462,3 +508,23 @@ def test_a_key_pasted_into_the_request_body_is_scrubbed(upstream: Upstream, work
     assert "My key is REDACTED." in text
     assert "replaced with REDACTED: OpenAI API key" in result.output
     assert pasted not in result.output
+
+
+def test_records_a_responses_api_exchange(
+    upstream: Upstream, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    upstream.mode = "responses"
+    Path("request.json").write_text(json.dumps(RESPONSES_REQUEST), encoding="utf-8")
+    args = ["record", "--base-url", upstream.base_url, "--dialect", "openai-responses"]
+    args += ["--request", "request.json", "--api-key-env", KEY_ENV, "--corpus", "corpus"]
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert upstream.requests[0]["path"] == "/v1/responses"
+    assert "(openai-responses, profile openai-responses" in result.output
+    path = workdir / "corpus" / "single-tool" / "gpt-4-1-mini-get-weather.yaml"
+    text = path.read_text(encoding="utf-8")
+    _assert_clean(text, result.output)
+    block = yaml.safe_load(text)["toolwire"]
+    assert block["dialect"] == "openai-responses" and block["features"] == ["single-tool"]
+    assert validate_corpus(workdir / "corpus").ok
+    assert json.loads(_replay(path, monkeypatch)) == RESPONSES_ANSWER

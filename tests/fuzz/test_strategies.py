@@ -18,7 +18,14 @@ from harness.corpus.writer import case_metadata, dump_case
 from harness.dialects import get_codec
 from harness.engine.lint import lint_text
 from harness.fuzz.cases import plan_case
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, DIALECTS, OPENAI_CHAT, QWEN_XML
+from harness.model import (
+    ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
+    DIALECTS,
+    OPENAI_CHAT,
+    OPENAI_RESPONSES,
+    QWEN_XML,
+)
 from harness.strategies import exchange_plans, exchanges, requests
 from harness.strategies.plan import AssistantPlan, ExchangePlan, UserPlan
 from harness.strategies.render import render_request, render_response, render_stream
@@ -76,6 +83,12 @@ def test_generated_deepseek_exchanges_pass_lint(plan: ExchangePlan) -> None:
 @given(plan=exchange_plans(QWEN_XML))
 def test_generated_qwen_exchanges_pass_lint(plan: ExchangePlan) -> None:
     _lint_clean(QWEN_XML)(plan)
+
+
+@GENERATED
+@given(plan=exchange_plans(OPENAI_RESPONSES))
+def test_generated_responses_exchanges_pass_lint(plan: ExchangePlan) -> None:
+    _lint_clean(OPENAI_RESPONSES)(plan)
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)

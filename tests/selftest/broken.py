@@ -5,9 +5,11 @@ trigger it (``breaks``) and no other MUST rule (tests/selftest/test_broken_adapt
 The adapters live in ``broken_requests`` (conversation history),
 ``broken_reasoning`` (DeepSeek replay, Anthropic thinking) and
 ``broken_responses`` (responses, streams, Qwen XML) and ``broken_streams``
-(chunk ids, call indices, stop reason against content). ``replay.assistant_altered``
-is judged on a multi-request cassette by ``toolwire lint``, not on an adapter's
-output: its broken input is a hand-altered cassette, built in the test.
+(chunk ids, call indices, stop reason against content) and
+``broken_responses_api`` (the openai-responses event stream and reasoning
+items). ``replay.assistant_altered`` is judged on a multi-request cassette by
+``toolwire lint``, not on an adapter's output: its broken input is a
+hand-altered cassette, built in the test.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from tests.selftest import (
     broken_reasoning,
     broken_requests,
     broken_responses,
+    broken_responses_api,
     broken_streams,
     broken_vanish,
 )
@@ -35,6 +38,7 @@ def _adapters() -> tuple[type[BrokenAdapter], ...]:
         broken_requests,
         broken_reasoning,
         broken_responses,
+        broken_responses_api,
         broken_vanish,
         broken_streams,
         broken_blind,

@@ -25,6 +25,7 @@ from harness.model import PayloadKind
 from tests.selftest.broken_base import ANTHROPIC, OPENAI, Json, Triple, blocks, messages_of
 
 REQUESTS: frozenset[Triple] = frozenset(d for d in DIRECTIONS if d[0] == "request")
+RESPONSES = "openai-responses"
 # DeepSeek documents user content as a string: parts are varied only where the
 # target documents them (openai-chat content parts, anthropic content blocks).
 PARTS_TARGETS = frozenset({OPENAI, ANTHROPIC})
@@ -87,6 +88,8 @@ def _tool_schemas(output: Json, target: str) -> list[Json]:
     for tool in output.get("tools") or ():
         if target == ANTHROPIC:
             schema = tool.get("input_schema")
+        elif target == RESPONSES:
+            schema = tool.get("parameters")
         else:
             schema = (tool.get("function") or {}).get("parameters")
         if isinstance(schema, dict):
@@ -249,6 +252,39 @@ class GeminiExplicitIds(VariantAdapter):
                     if match is not None:
                         pending.remove(match)
                         answer["id"] = match[0]
+
+
+class ResponsesItemsSpelledOut(VariantAdapter):
+    variation = (
+        "openai-responses input messages written in full: type message, content as "
+        "input_text / output_text parts, function_call arguments re-encoded with indentation"
+    )
+    varied = frozenset(d for d in REQUESTS if d[2] == RESPONSES)
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        for item in output.get("input") or ():
+            if "role" in item and isinstance(item.get("content"), str):
+                kind = "output_text" if item["role"] == "assistant" else "input_text"
+                item["type"] = "message"
+                item["content"] = [{"type": kind, "text": item["content"]}]
+            elif item.get("type") == "function_call" and isinstance(item.get("arguments"), str):
+                try:
+                    value = json.loads(item["arguments"])
+                except ValueError:
+                    continue
+                item["arguments"] = json.dumps(value, indent=2)
+        return output
+
+
+class ResponsesSequenceFromOffset(VariantAdapter):
+    variation = "openai-responses stream events numbered from 1000 in steps of 3 (still increasing)"
+    varied = frozenset(d for d in DIRECTIONS if d[0] == "stream" and d[2] == RESPONSES)
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        for number, event in enumerate(output):
+            data = event.get("data")
+            if isinstance(data, dict) and "sequence_number" in data:
+                data["sequence_number"] = 1000 + 3 * number
         return output
 
 
@@ -263,4 +299,6 @@ VARIANTS: tuple[type[VariantAdapter], ...] = (
     EmptyStopAdded,
     GeminiSignatureUrlSafe,
     GeminiExplicitIds,
+    ResponsesItemsSpelledOut,
+    ResponsesSequenceFromOffset,
 )

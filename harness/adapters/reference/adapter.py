@@ -27,7 +27,15 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from harness import __version__
-from harness.adapters.reference import gemini_steps, qwen, to_anthropic, to_openai
+from harness.adapters.reference import (
+    from_responses,
+    gemini_steps,
+    order,
+    qwen,
+    to_anthropic,
+    to_openai,
+    to_responses,
+)
 from harness.adapters.reference.errors import ConversionError
 from harness.adapters.reference.ids import changed_ids
 from harness.adapters.reference.streams import events_in, events_out
@@ -39,6 +47,7 @@ from harness.model import (
     DEEPSEEK_CHAT,
     GEMINI,
     OPENAI_CHAT,
+    OPENAI_RESPONSES,
     PAYLOAD_KINDS,
     QWEN_XML,
     Conversation,
@@ -60,6 +69,10 @@ _PAIRS: tuple[tuple[str, str], ...] = (
     (OPENAI_CHAT, GEMINI),
     (GEMINI, ANTHROPIC_MESSAGES),
     (ANTHROPIC_MESSAGES, GEMINI),
+    (OPENAI_RESPONSES, OPENAI_CHAT),
+    (OPENAI_CHAT, OPENAI_RESPONSES),
+    (OPENAI_RESPONSES, ANTHROPIC_MESSAGES),
+    (ANTHROPIC_MESSAGES, OPENAI_RESPONSES),
 )
 DIRECTIONS: frozenset[tuple[str, str, str]] = frozenset(
     (kind, source, target) for source, target in _PAIRS for kind in PAYLOAD_KINDS
@@ -165,6 +178,8 @@ class ReferenceAdapter:
     def _request_step(self, source: str, target: str) -> RequestStep:
         if GEMINI in (source, target):
             return gemini_steps.request_step(source, target)
+        if OPENAI_RESPONSES in (source, target):
+            return _responses_request_step(source, target)
         if source == QWEN_XML:
             return qwen.conversation_to_openai
         if target == ANTHROPIC_MESSAGES:
@@ -174,12 +189,43 @@ class ReferenceAdapter:
     def _response_step(self, source: str, target: str) -> ResponseStep:
         if GEMINI in (source, target):
             return gemini_steps.response_step(source, target)
+        if OPENAI_RESPONSES in (source, target):
+            return _responses_response_step(source, target)
         if source == QWEN_XML:
             tools = self._tools
             return lambda response: qwen.response_to_openai(response, tools)
         if target == ANTHROPIC_MESSAGES:
             return to_anthropic.response_to_anthropic
         return lambda response: to_openai.response_to_openai(response, target)
+
+
+def _responses_request_step(source: str, target: str) -> RequestStep:
+    # Chat Completions is the hub: Responses <-> Anthropic goes through it.
+    if source == OPENAI_RESPONSES and target == OPENAI_CHAT:
+        return from_responses.conversation_to_chat
+    if source == OPENAI_RESPONSES:
+        return lambda c: order.conversation_in_order(
+            c, to_anthropic.conversation_to_anthropic(from_responses.conversation_to_chat(c))
+        )
+    if source == OPENAI_CHAT:
+        return to_responses.conversation_to_responses
+    return lambda c: order.conversation_in_order(
+        c, to_responses.conversation_to_responses(to_openai.conversation_to_openai(c, OPENAI_CHAT))
+    )
+
+
+def _responses_response_step(source: str, target: str) -> ResponseStep:
+    if source == OPENAI_RESPONSES and target == OPENAI_CHAT:
+        return from_responses.response_to_chat
+    if source == OPENAI_RESPONSES:
+        return lambda r: order.response_in_order(
+            r, to_anthropic.response_to_anthropic(from_responses.response_to_chat(r))
+        )
+    if source == OPENAI_CHAT:
+        return to_responses.response_to_responses
+    return lambda r: order.response_in_order(
+        r, to_responses.response_to_responses(to_openai.response_to_openai(r, OPENAI_CHAT))
+    )
 
 
 def _tool_defs(tools: Iterable[ToolDef | Mapping[str, Any]]) -> tuple[ToolDef, ...]:

@@ -1,0 +1,65 @@
+"""stream.* for openai-responses: the typed event stream's own grammar.
+
+The grammar problems openai-python's ``ResponseStreamState`` cannot get past
+(a stream not opened by ``response.created``, a content event for an output
+index no ``response.output_item.added`` opened, a text delta for a content
+part never added, no ``response.completed`` / ``incomplete`` / ``failed``)
+are ``stream.event_order``'s, a MUST (conformance/stream.py). Two SHOULD rules
+judge what the SDK tolerates but a consumer reading the stream another way
+gets wrong:
+
+* ``stream.item_reference``: ``sequence_number`` increases event by event
+  (openai-python resumes a stream ``starting_after`` a sequence number),
+  each event's ``item_id`` is the id of the item at its ``output_index``
+  (clients such as the Vercel AI SDK find items by id), each output index is
+  opened once, and nothing follows the terminal event;
+* ``stream.done_consistent``: the ``.done`` events, ``output_item.done`` and
+  the terminal Response state the text and arguments the deltas built
+  (openai-python shows deltas while streaming and returns the terminal
+  Response as the final one: a mismatch is two different answers).
+
+References: https://platform.openai.com/docs/api-reference/responses-streaming,
+https://github.com/openai/openai-python/blob/main/src/openai/lib/streaming/responses/_responses.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from conformance.context import PayloadCheck, PayloadUnderTest
+from conformance.findings import Finding
+from conformance.stream_issues import issue_findings
+from harness.model import OPENAI_RESPONSES, StreamTranscript
+
+REFERENCE_CODES = frozenset(
+    {"sequence_not_increasing", "item_id_mismatch", "duplicate_output_index", "after_terminal"}
+)
+DONE_CODES = frozenset(
+    {"text_done_mismatch", "arguments_done_mismatch", "item_done_mismatch", "output_mismatch"}
+)
+
+
+def check_item_reference(stream: StreamTranscript) -> list[Finding]:
+    issues = [issue for issue in stream.issues if issue.code in REFERENCE_CODES]
+    return issue_findings("stream.item_reference", issues)
+
+
+def check_done_consistent(stream: StreamTranscript) -> list[Finding]:
+    issues = [issue for issue in stream.issues if issue.code in DONE_CODES]
+    return issue_findings("stream.done_consistent", issues)
+
+
+def _responses_stream(check: Callable[[StreamTranscript], list[Finding]]) -> PayloadCheck:
+    def run(payload: PayloadUnderTest) -> list[Finding] | None:
+        stream = payload.stream
+        if stream is None or stream.dialect != OPENAI_RESPONSES:
+            return None
+        return check(stream)
+
+    return run
+
+
+RESPONSES_PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
+    "stream.item_reference": _responses_stream(check_item_reference),
+    "stream.done_consistent": _responses_stream(check_done_consistent),
+}

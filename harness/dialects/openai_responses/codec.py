@@ -1,0 +1,36 @@
+"""The openai-responses codec: the ``DialectCodec`` the registry hands out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from harness.dialects.openai_responses.render_stream import render_stream
+from harness.dialects.openai_responses.request import parse_request, render_request
+from harness.dialects.openai_responses.response import parse_response, render_response
+from harness.dialects.openai_responses.stream import parse_stream
+from harness.model import OPENAI_RESPONSES, Conversation, Response, SSEEvent, StreamTranscript
+
+
+class OpenAIResponsesCodec:
+    """OpenAI Responses API (``POST /v1/responses``) payloads and streams."""
+
+    name = OPENAI_RESPONSES
+
+    def parse_request(self, payload: Any) -> Conversation:
+        return parse_request(payload)
+
+    def render_request(self, conversation: Conversation) -> dict[str, Any]:
+        return render_request(conversation)
+
+    def parse_response(self, payload: Any) -> Response:
+        return parse_response(payload)
+
+    def render_response(self, response: Response) -> dict[str, Any]:
+        return render_response(response)
+
+    def parse_stream(self, events: Sequence[SSEEvent]) -> StreamTranscript:
+        return parse_stream(events)
+
+    def render_stream(self, response: Response) -> tuple[SSEEvent, ...]:
+        return render_stream(response)

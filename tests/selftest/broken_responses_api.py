@@ -1,0 +1,88 @@
+"""Broken adapters for the openai-responses rules: the typed event stream and
+the reasoning items a reasoning model's replay must keep in place.
+
+The reasoning defects are a Responses -> Responses proxy (``pass_through``)
+that rewrites the replayed input: the reference itself never writes reasoning
+items into a request, since only OpenAI can read ``encrypted_content``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.selftest.broken_base import ANTHROPIC, OPENAI, BrokenAdapter, Json, Triple
+
+RESPONSES = "openai-responses"
+STREAMS_TO_RESPONSES: frozenset[Triple] = frozenset(
+    {("stream", OPENAI, RESPONSES), ("stream", ANTHROPIC, RESPONSES)}
+)
+PROXY: frozenset[Triple] = frozenset({("request", RESPONSES, RESPONSES)})
+REPLAY_CASE = "responses-dev/reasoning-parallel-replay"
+
+
+def _events(output: Any) -> list[Json]:
+    return [e["data"] for e in output if isinstance(e, dict) and isinstance(e.get("data"), dict)]
+
+
+class ResponsesSequenceRestarted(BrokenAdapter):
+    breaks = "stream.item_reference"
+    defect = "numbers the events of each output item from 0 again (sequence_number per item)"
+    damaged = STREAMS_TO_RESPONSES
+    shows_on = ("streaming/parallel-anthropic", "streaming/parallel-openai")
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        number = 0
+        for event in _events(output):
+            if event.get("type") == "response.output_item.added":
+                number = 0
+            event["sequence_number"] = number
+            number += 1
+        return output
+
+
+class ResponsesDeltaCut(BrokenAdapter):
+    breaks = "stream.done_consistent"
+    defect = "streams each text delta without its last character (the .done text stays whole)"
+    damaged = STREAMS_TO_RESPONSES
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        for event in _events(output):
+            delta = event.get("delta")
+            if event.get("type") == "response.output_text.delta" and len(delta or "") > 1:
+                event["delta"] = delta[:-1]
+        return output
+
+
+def _reasoning_moved_after_calls(items: list[Json]) -> list[Json]:
+    reasoning = [i for i in items if i.get("type") == "reasoning"]
+    others = [i for i in items if i.get("type") != "reasoning"]
+    last_call = max(
+        (n for n, i in enumerate(others) if i.get("type") == "function_call"), default=-1
+    )
+    return others[: last_call + 1] + reasoning + others[last_call + 1 :]
+
+
+class ResponsesReasoningAfterCalls(BrokenAdapter):
+    breaks = "reasoning.item_unfollowed"
+    defect = "a proxy that replays the reasoning item after the function calls it preceded"
+    damaged = PROXY
+    pass_through = PROXY
+    shows_on = (REPLAY_CASE,)
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        if isinstance(output.get("input"), list):
+            output["input"] = _reasoning_moved_after_calls(output["input"])
+        return output
+
+
+class ResponsesReasoningStripped(BrokenAdapter):
+    breaks = "reasoning.item_separated"
+    defect = "a proxy that strips reasoning items from the input but keeps the fc_ item ids"
+    damaged = PROXY
+    pass_through = PROXY
+    shows_on = (REPLAY_CASE,)
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        if isinstance(output.get("input"), list):
+            output["input"] = [i for i in output["input"] if i.get("type") != "reasoning"]
+        return output
