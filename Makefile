@@ -39,7 +39,7 @@ lint: $(STAMP)
 .PHONY: rule-pages
 rule-pages: $(STAMP)
 	$(BIN)/python -m tests.docs.rule_examples
-	$(BIN)/python -m conformance.docgen docs/rules
+	$(BIN)/python -m toolwire.conformance.docgen docs/rules
 
 ## unit: the test suite alone
 unit: $(STAMP)
@@ -75,7 +75,7 @@ bench-thirdparty: bytecode
 ## reference adapter; then reports/index.html and reports/README.md compare them
 .PHONY: reports integration
 reports: $(STAMP)
-	$(BIN)/python -m harness.reports.thirdparty --reference $(REPORTS_ARGS)
+	$(BIN)/python -m toolwire.harness.reports.thirdparty --reference $(REPORTS_ARGS)
 
 ## reports-history: judge every release of [history.$(HISTORY)] of
 ## reports/thirdparty.toml (default litellm), each in its own environment
@@ -84,7 +84,7 @@ reports: $(STAMP)
 HISTORY ?= litellm
 .PHONY: reports-history
 reports-history: $(STAMP)
-	$(BIN)/python -m harness.reports.thirdparty --history $(HISTORY) $(REPORTS_ARGS)
+	$(BIN)/python -m toolwire.harness.reports.thirdparty --history $(HISTORY) $(REPORTS_ARGS)
 
 ## integration: the slow checks against real third-party code: the library
 ## reports above, then toolwire against three real HTTP proxies (LiteLLM proxy,
@@ -93,7 +93,7 @@ reports-history: $(STAMP)
 ## of its own where the machine allows one (docs/proxies.md, "Real proxies");
 ## results in reports/proxy-*/
 integration: reports
-	$(BIN)/python -m harness.reports.proxies $(INTEGRATION_ARGS)
+	$(BIN)/python -m toolwire.harness.reports.proxies $(INTEGRATION_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

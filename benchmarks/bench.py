@@ -40,8 +40,8 @@ from measure import (
 )
 from scale import scaled_corpus
 
-from harness.adapters.loader import load_adapter
-from harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
 
 TARGET_END_TO_END = 2.0
 TARGET_RATIO = 2.0

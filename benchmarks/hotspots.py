@@ -6,7 +6,7 @@ and scope), the adapter's calls, the parsing of sources and outputs, the
 copies that isolate the adapter and the loading of the corpus, then prints
 the biggest costs. Timers read each thread's own CPU clock, so they hold on
 a busy machine; a profiler in the main thread cannot see inside the thread
-each case is judged on (harness.engine.case_thread), these timers can.
+each case is judged on (toolwire.harness.engine.case_thread), these timers can.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
-from conformance import registry
-from harness.adapters.loader import load_adapter
-from harness.corpus import loader
-from harness.corpus.loader import bundled_corpus_root
-from harness.engine import collect, results, runner, session, wire_values
+from toolwire.conformance import registry
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.corpus import loader
+from toolwire.harness.corpus.loader import bundled_corpus_root
+from toolwire.harness.engine import collect, results, runner, session, wire_values
 
 SECONDS: dict[str, float] = defaultdict(float)
 CALLS: Counter[str] = Counter()

@@ -12,14 +12,14 @@ from __future__ import annotations
 import argparse
 import time
 
-from harness.adapters.base import Direction, LoadedAdapter
-from harness.adapters.loader import load_adapter
-from harness.engine.gc_threshold import fewer_gc_passes
-from harness.engine.runner import run_case
-from harness.fuzz.cases import plan_case
-from harness.model import OPENAI_CHAT
-from harness.strategies.plan import ExchangePlan, weather_rounds
-from harness.strategies.render import render_request, render_response
+from toolwire.harness.adapters.base import Direction, LoadedAdapter
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.engine.gc_threshold import fewer_gc_passes
+from toolwire.harness.engine.runner import run_case
+from toolwire.harness.fuzz.cases import plan_case
+from toolwire.harness.model import OPENAI_CHAT
+from toolwire.harness.strategies.plan import ExchangePlan, weather_rounds
+from toolwire.harness.strategies.render import render_request, render_response
 
 
 def _best(function: object, repeats: int = 3) -> float:

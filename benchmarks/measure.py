@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.adapters.base import Direction, LoadedAdapter
-from harness.corpus.case import Case, Interaction
-from harness.corpus.loader import load_corpus
-from harness.engine.payloads import events_to_wire
-from harness.engine.results import results_document
-from harness.engine.runner import RunOptions
-from harness.engine.session import run_corpus
+from toolwire.harness.adapters.base import Direction, LoadedAdapter
+from toolwire.harness.corpus.case import Case, Interaction
+from toolwire.harness.corpus.loader import load_corpus
+from toolwire.harness.engine.payloads import events_to_wire
+from toolwire.harness.engine.results import results_document
+from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.session import run_corpus
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ command in a fresh interpreter (best of the repeats, taken in turn):
 1. CPU of `pytest --toolwire-adapter reference` against `toolwire run` on
    the same corpus, both writing results.json. Target (issue 17): at most
    1.3x. pytest is measured twice: with toolwire's plugin alone
-   (PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 -p harness.pytest_plugin), which is the
+   (PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 -p toolwire.harness.pytest_plugin), which is the
    plugin's own cost, and with every plugin this environment installs
    (hypothesis, syrupy, xdist...), which is what this checkout's developers
    pay: other plugins' start-up is theirs, not toolwire's.
@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from measure import Timing, repeat_end_to_end_alternating
 
-from harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
 
 TARGET_CPU_RATIO = 1.3
 TARGET_XDIST_SPEEDUP = 1.6
@@ -55,7 +55,7 @@ def bench(repeats: int, root: Path, work: Path) -> dict[str, Any]:
     empty.mkdir()
     pytest = [str(BIN / "pytest"), "-q", "-p", "no:cacheprovider", "-p", "no:randomly"]
     plugin = ["--toolwire-adapter", "reference", "--toolwire-corpus", str(root)]
-    alone = ["-p", "harness.pytest_plugin"]
+    alone = ["-p", "toolwire.harness.pytest_plugin"]
     with_xdist = [*alone, "-p", "xdist.plugin"]
     commands: dict[str, tuple[list[str], dict[str, str] | None]] = {
         "toolwire run": (

@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from measure import floor, harness, repeat_alternating
 
-from harness.adapters.loader import load_adapter
-from harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 # The one line of a child's stdout that carries its figures: adapters may print.
@@ -85,7 +85,7 @@ def measure_in_environment(python: Path, spec: str, corpus: Path, repeats: int) 
 
 
 def third_party(corpus: Path, repeats: int) -> list[dict[str, Any]]:
-    from harness.reports.thirdparty import VENVS, load_table
+    from toolwire.harness.reports.thirdparty import VENVS, load_table
 
     found: list[dict[str, Any]] = []
     for entry in load_table():

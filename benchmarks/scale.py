@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.corpus.loader import load_corpus
-from harness.corpus.writer import case_metadata, dump_case, write_case
+from toolwire.harness.corpus.loader import load_corpus
+from toolwire.harness.corpus.writer import case_metadata, dump_case, write_case
 
 
 def scaled_corpus(source: Path, target: Path, copies: int) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from conformance.profiles import PROFILES, Profile
+from toolwire.conformance.profiles import PROFILES, Profile
 
 Level: TypeAlias = Literal["MUST", "SHOULD"]
 # Where a rule looks: one payload on its own (a payload given to `toolwire

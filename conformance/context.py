@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from conformance.findings import Finding
-from harness.model import Conversation, PayloadKind, Response, StreamTranscript, ToolDef
+from toolwire.conformance.findings import Finding
+from toolwire.harness.model import Conversation, PayloadKind, Response, StreamTranscript, ToolDef
 
 Parsed: TypeAlias = Conversation | Response | StreamTranscript
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import re
 
-from harness.model import ThinkingBlock
+from toolwire.harness.model import ThinkingBlock
 
 ERROR_PREFIX = "Error: "
 _ERROR_MARK = re.compile(r"^\s*error\s*:", re.IGNORECASE)

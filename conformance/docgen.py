@@ -2,7 +2,7 @@
 (docs/rules/README.md), one page per family (docs/rules/<family>.md) and one
 page per rule (docs/rules/<family>/<rule>.md, conformance/rule_page.py).
 
-Run ``python -m conformance.docgen docs/rules`` after changing a rule; a test
+Run ``python -m toolwire.conformance.docgen docs/rules`` after changing a rule; a test
 fails when the committed pages differ from what this writes.
 """
 
@@ -12,13 +12,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conformance.catalogue import FAMILIES, RULES, Rule, rules_in_family
-from conformance.levels import can_be_must, evidence_for
-from conformance.rule_page import load_examples, render_rule_page
-from conformance.rule_pages import page_path
+from toolwire.conformance.catalogue import FAMILIES, RULES, Rule, rules_in_family
+from toolwire.conformance.levels import can_be_must, evidence_for
+from toolwire.conformance.rule_page import load_examples, render_rule_page
+from toolwire.conformance.rule_pages import page_path
 
 # The command that writes the rule pages again (named on every page).
-REGENERATE = "python -m conformance.docgen docs/rules"
+REGENERATE = "python -m toolwire.conformance.docgen docs/rules"
 
 _FAMILY_INTRO = {
     "pairing": "Tool calls and their results find each other by id.",
@@ -79,7 +79,8 @@ def render_index() -> str:
         "documentation it rests on), a failing and a passing example from the corpus, and "
         "how to fix a failure. Reports link each rule to its page.",
         "",
-        "Generated from `conformance/catalogue.py` by `python -m conformance.docgen docs/rules`.",
+        "Generated from `conformance/catalogue.py` by "
+        "`python -m toolwire.conformance.docgen docs/rules`.",
         "",
         "| rule | level | statement |",
         "|---|---|---|",

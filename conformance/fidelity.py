@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from conformance.context import (
+from toolwire.conformance.context import (
     ConversionCheck,
     ConversionUnderTest,
     PayloadCheck,
@@ -27,21 +27,21 @@ from conformance.context import (
     RoundTripCheck,
     RoundTripUnderTest,
 )
-from conformance.fidelity_arguments import check_arguments_payload, compare_arguments
-from conformance.fidelity_request import (
+from toolwire.conformance.fidelity_arguments import check_arguments_payload, compare_arguments
+from toolwire.conformance.fidelity_request import (
     check_empty_content,
     check_tool_choice,
     check_tool_definitions,
 )
-from conformance.fidelity_response import (
+from toolwire.conformance.fidelity_response import (
     check_empty_text_added,
     check_stop_reason,
     check_stop_reason_content,
     check_usage,
 )
-from conformance.fidelity_roundtrip import check_roundtrip
-from conformance.fidelity_text import check_error_flag, check_text
-from conformance.findings import Finding
+from toolwire.conformance.fidelity_roundtrip import check_roundtrip
+from toolwire.conformance.fidelity_text import check_error_flag, check_text
+from toolwire.conformance.findings import Finding
 
 Pairwise = Callable[[PayloadUnderTest, PayloadUnderTest], "list[Finding] | None"]
 PairwiseWithIds = Callable[
@@ -109,7 +109,7 @@ def _error_flag_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None
 
 def _text_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
     # Through anthropic-messages a final assistant message loses its trailing
-    # whitespace, as that API requires (conformance.fidelity_text).
+    # whitespace, as that API requires (toolwire.conformance.fidelity_text).
     return check_text(roundtrip.original, roundtrip.returned, None, (roundtrip.via,))
 
 

@@ -24,11 +24,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.context import PayloadUnderTest
-from conformance.fidelity_view import CallRef, call_refs, from_qwen_markup, pair_up, short
-from conformance.findings import Finding, finding
-from harness.model import ANTHROPIC_MESSAGES, ToolCall
-from harness.redaction import redact
+from toolwire.conformance.context import PayloadUnderTest
+from toolwire.conformance.fidelity_view import CallRef, call_refs, from_qwen_markup, pair_up, short
+from toolwire.conformance.findings import Finding, finding
+from toolwire.harness.model import ANTHROPIC_MESSAGES, ToolCall
+from toolwire.harness.redaction import redact
 
 
 def arguments_problem(call: ToolCall, dialect: str, streamed: bool = False) -> str | None:

@@ -2,7 +2,7 @@
 
 fidelity.tool_definitions compares each user-defined tool by name (then by
 position for renamed ones): name, description, ``strict`` and parameter
-schema. Schemas compare by meaning (``conformance.schema_meaning``): key
+schema. Schemas compare by meaning (``toolwire.conformance.schema_meaning``): key
 order, an empty ``$defs``, ``required: []`` or a local ``$ref`` written in
 place change nothing; a dropped ``enum``, bound, ``description`` or
 ``additionalProperties`` does. Other forms that mean the same: a missing
@@ -36,14 +36,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from conformance.context import PayloadUnderTest
-from conformance.fidelity_arguments import first_json_difference, json_equal
-from conformance.fidelity_view import call_refs, from_qwen_markup, pair_up, short
-from conformance.findings import Finding, finding
-from conformance.paths import block_path, turn_path
-from conformance.schema_meaning import parameters_meaning
-from conformance.timeline import result_sites
-from harness.model import ANTHROPIC_MESSAGES, Conversation, TextBlock, ToolDef, ToolResult
+from toolwire.conformance.context import PayloadUnderTest
+from toolwire.conformance.fidelity_arguments import first_json_difference, json_equal
+from toolwire.conformance.fidelity_view import call_refs, from_qwen_markup, pair_up, short
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.paths import block_path, turn_path
+from toolwire.conformance.schema_meaning import parameters_meaning
+from toolwire.conformance.timeline import result_sites
+from toolwire.harness.model import ANTHROPIC_MESSAGES, Conversation, TextBlock, ToolDef, ToolResult
 
 
 def _function_tools(conversation: Conversation | None) -> list[ToolDef]:

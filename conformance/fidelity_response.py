@@ -50,10 +50,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.context import PayloadUnderTest
-from conformance.fidelity_view import is_openai_family
-from conformance.findings import Finding, finding
-from harness.model import (
+from toolwire.conformance.context import PayloadUnderTest
+from toolwire.conformance.fidelity_view import is_openai_family
+from toolwire.conformance.findings import Finding, finding
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     QWEN_XML,
     OpaqueBlock,

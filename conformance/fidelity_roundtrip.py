@@ -29,12 +29,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.context import PayloadUnderTest, RoundTripUnderTest
-from conformance.fidelity_arguments import json_equal
-from conformance.fidelity_view import message_path, semantic_messages
-from conformance.findings import Finding, finding
-from conformance.semantic import SemMessage, SemOpaque
-from harness.model import ANTHROPIC_MESSAGES, GEMINI, Conversation
+from toolwire.conformance.context import PayloadUnderTest, RoundTripUnderTest
+from toolwire.conformance.fidelity_arguments import json_equal
+from toolwire.conformance.fidelity_view import message_path, semantic_messages
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.semantic import SemMessage, SemOpaque
+from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI, Conversation
 
 _MAX_TOKENS = {ANTHROPIC_MESSAGES: ("max_tokens",)}
 _OPENAI_MAX_TOKENS = ("max_completion_tokens", "max_tokens")

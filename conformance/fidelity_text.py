@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from conformance.context import PayloadUnderTest
-from conformance.conventions import result_is_error_by_convention
-from conformance.fidelity_view import (
+from toolwire.conformance.context import PayloadUnderTest
+from toolwire.conformance.conventions import result_is_error_by_convention
+from toolwire.conformance.fidelity_view import (
     ResultRef,
     first_difference,
     from_qwen_markup,
@@ -37,11 +37,11 @@ from conformance.fidelity_view import (
     text_path,
     visible_pieces,
 )
-from conformance.findings import Finding, finding
-from conformance.memo import by_identity
-from conformance.semantic import SemMessage, SemText, result_text
-from conformance.text import same_text
-from harness.model import ANTHROPIC_MESSAGES
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.memo import by_identity
+from toolwire.conformance.semantic import SemMessage, SemText, result_text
+from toolwire.conformance.text import same_text
+from toolwire.harness.model import ANTHROPIC_MESSAGES
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,7 +86,7 @@ def _text_of(
 
 
 # A source is compared with each of its outputs and round trips: read once
-# (conformance.memo).
+# (toolwire.conformance.memo).
 @by_identity
 def _all_text_of(payload: PayloadUnderTest) -> tuple[tuple[_Said, ...], tuple[str, ...], str]:
     return (tuple(_conversation_text(payload, False)), *_system_text(payload))

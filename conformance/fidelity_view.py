@@ -1,7 +1,7 @@
 """Shared helpers of the fidelity and ordering rules that compare two payloads.
 
 A conversion or round trip is judged on the semantic view
-(``conformance.semantic``) where it says enough, and on the canonical model
+(``toolwire.conformance.semantic``) where it says enough, and on the canonical model
 where a rule needs the raw blocks (result pieces, call paths). Everything
 here is pure: it reads ``PayloadUnderTest`` objects and returns plain values.
 """
@@ -12,15 +12,15 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from conformance.catalogue import OPENAI_FAMILY
-from conformance.context import PayloadUnderTest
-from conformance.conventions import error_envelope, read_result, strip_error_mark
-from conformance.memo import by_identity
-from conformance.paths import call_paths, response_block_path, result_paths, turn_path
-from conformance.semantic import SemMessage, semantic_conversation, semantic_message
-from conformance.timeline import timeline_of
-from harness.model import ANTHROPIC_MESSAGES, QWEN_XML, TextBlock, ToolCall, ToolResult
-from harness.redaction import redact
+from toolwire.conformance.catalogue import OPENAI_FAMILY
+from toolwire.conformance.context import PayloadUnderTest
+from toolwire.conformance.conventions import error_envelope, read_result, strip_error_mark
+from toolwire.conformance.memo import by_identity
+from toolwire.conformance.paths import call_paths, response_block_path, result_paths, turn_path
+from toolwire.conformance.semantic import SemMessage, semantic_conversation, semantic_message
+from toolwire.conformance.timeline import timeline_of
+from toolwire.harness.model import ANTHROPIC_MESSAGES, QWEN_XML, TextBlock, ToolCall, ToolResult
+from toolwire.harness.redaction import redact
 
 _SHORT = 60
 
@@ -77,7 +77,7 @@ def result_refs(payload: PayloadUnderTest) -> list[ResultRef]:
     return list(_result_refs(payload))
 
 
-# Several checks per payload read these: built once (conformance.memo).
+# Several checks per payload read these: built once (toolwire.conformance.memo).
 @by_identity
 def _call_refs(payload: PayloadUnderTest) -> tuple[CallRef, ...]:
     conversation = payload.conversation

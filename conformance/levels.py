@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from conformance.catalogue import (
+from toolwire.conformance.catalogue import (
     ANTHROPIC_DOCS,
     ANTHROPIC_STREAM,
     ANTHROPIC_THINKING,

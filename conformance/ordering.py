@@ -27,12 +27,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import pairwise
 
-from conformance import ordering_blocks, ordering_calls
-from conformance.context import ConversionCheck, PayloadCheck, PayloadUnderTest, RoundTripCheck
-from conformance.findings import Finding, finding
-from conformance.paths import block_path, turn_path
-from conformance.timeline import CallTurn, ResultSite, call_turns, timeline_of
-from harness.model import ANTHROPIC_MESSAGES, Conversation, ToolResult
+from toolwire.conformance import ordering_blocks, ordering_calls
+from toolwire.conformance.context import (
+    ConversionCheck,
+    PayloadCheck,
+    PayloadUnderTest,
+    RoundTripCheck,
+)
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.paths import block_path, turn_path
+from toolwire.conformance.timeline import CallTurn, ResultSite, call_turns, timeline_of
+from toolwire.harness.model import ANTHROPIC_MESSAGES, Conversation, ToolResult
 
 # Profiles whose server merges consecutive same-role messages into one turn:
 # Anthropic's own API documents it (https://docs.anthropic.com/en/api/messages).

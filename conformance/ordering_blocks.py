@@ -18,22 +18,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from conformance.context import (
+from toolwire.conformance.context import (
     ConversionCheck,
     ConversionUnderTest,
     PayloadUnderTest,
     RoundTripCheck,
     RoundTripUnderTest,
 )
-from conformance.fidelity_view import (
+from toolwire.conformance.fidelity_view import (
     is_openai_family,
     message_path,
     pair_up,
     semantic_messages,
 )
-from conformance.findings import Finding, finding
-from conformance.semantic import SemCall, SemMessage, SemText
-from harness.model import QWEN_XML
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.semantic import SemCall, SemMessage, SemText
+from toolwire.harness.model import QWEN_XML
 
 Layout = tuple[str, ...]  # "text" or "call:<n>" (n = the call's number in the source message)
 

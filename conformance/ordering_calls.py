@@ -12,7 +12,7 @@ converter that gives each call its own assistant turn, its result after it,
 builds a valid payload that tells the model a different story, so the rule is
 a SHOULD: no API is documented to refuse it.
 
-Turns are compared on the semantic view (``conformance.semantic``), where
+Turns are compared on the semantic view (``toolwire.conformance.semantic``), where
 consecutive assistant messages are one turn, as the APIs read them. Calls are
 paired by id (through the adapter's declared mapping), by position only
 where both sides hold the same number of calls.
@@ -23,16 +23,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from conformance.context import (
+from toolwire.conformance.context import (
     ConversionCheck,
     ConversionUnderTest,
     PayloadUnderTest,
     RoundTripCheck,
     RoundTripUnderTest,
 )
-from conformance.fidelity_view import message_path, pair_up, semantic_messages
-from conformance.findings import Finding, finding
-from conformance.semantic import SemCall, SemMessage
+from toolwire.conformance.fidelity_view import message_path, pair_up, semantic_messages
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.semantic import SemCall, SemMessage
 
 
 def _calls(messages: tuple[SemMessage, ...]) -> list[tuple[int, SemCall]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from conformance.context import (
+from toolwire.conformance.context import (
     ConversionCheck,
     ConversionUnderTest,
     PayloadCheck,
@@ -17,13 +17,13 @@ from conformance.context import (
     RoundTripCheck,
     RoundTripUnderTest,
 )
-from conformance.fidelity_view import pair_up
-from conformance.findings import Finding, finding
-from conformance.memo import by_identity
-from conformance.pairing_gemini import unanswered_calls, unmatched_results
-from conformance.paths import block_path, call_paths, response_block_path, result_paths
-from conformance.timeline import CallSite, call_turns, timeline_of
-from harness.model import GEMINI, Conversation, Response, ToolCall, ToolResult
+from toolwire.conformance.fidelity_view import pair_up
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.memo import by_identity
+from toolwire.conformance.pairing_gemini import unanswered_calls, unmatched_results
+from toolwire.conformance.paths import block_path, call_paths, response_block_path, result_paths
+from toolwire.conformance.timeline import CallSite, call_turns, timeline_of
+from toolwire.harness.model import GEMINI, Conversation, Response, ToolCall, ToolResult
 
 # Documented patterns. Anthropic: tool_use ids ^[a-zA-Z0-9_-]+$, tool names
 # ^[a-zA-Z0-9_-]{1,128}$ (older pages said 64); OpenAI function names
@@ -36,7 +36,7 @@ OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 GEMINI_NAME = re.compile(r"^[a-zA-Z0-9_:.-]{1,64}$")
 
 
-# Four checks per payload read the calls with their paths: built once (conformance.memo).
+# Four checks per payload read the calls with their paths: built once (toolwire.conformance.memo).
 @by_identity
 def _calls_of(payload: Conversation | Response) -> tuple[tuple[ToolCall, str], ...]:
     if isinstance(payload, Response):

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from conformance.timeline import CallSite, CallTurn, ResultSite, timeline_of
-from harness.model import Conversation
+from toolwire.conformance.timeline import CallSite, CallTurn, ResultSite, timeline_of
+from toolwire.harness.model import Conversation
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,10 @@ part ``input[i].content[k]``.
 
 from __future__ import annotations
 
-from conformance.memo import by_identity
-from conformance.timeline import timeline_of
-from harness.dialects.openai_responses.items import item_position
-from harness.model import (
+from toolwire.conformance.memo import by_identity
+from toolwire.conformance.timeline import timeline_of
+from toolwire.harness.dialects.openai_responses.items import item_position
+from toolwire.harness.model import (
     OPENAI_RESPONSES,
     Conversation,
     OpaqueBlock,
@@ -53,7 +53,7 @@ def block_path(conversation: Conversation, turn_index: int, block_index: int) ->
 
 
 # The paths of every call and result site (in timeline order) are read by
-# several checks per conversation: built once (conformance.memo).
+# several checks per conversation: built once (toolwire.conformance.memo).
 @by_identity
 def call_paths(conversation: Conversation) -> tuple[str, ...]:
     """The path of each of ``timeline_of(conversation).calls``."""

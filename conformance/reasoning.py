@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from conformance import reasoning_carried as carried
-from conformance import reasoning_gemini, reasoning_items
-from conformance import reasoning_signatures as signatures
-from conformance.context import (
+from toolwire.conformance import reasoning_carried as carried
+from toolwire.conformance import reasoning_gemini, reasoning_items
+from toolwire.conformance import reasoning_signatures as signatures
+from toolwire.conformance.context import (
     ConversionCheck,
     ConversionUnderTest,
     PayloadCheck,
@@ -32,12 +32,12 @@ from conformance.context import (
     RoundTripCheck,
     RoundTripUnderTest,
 )
-from conformance.findings import Finding, finding
-from conformance.paths import block_path, response_block_path, turn_path
-from conformance.reasoning_carried import carries_reasoning, extra_reasoning
-from conformance.reasoning_views import AssistantView, assistant_views, thinking_pairs
-from conformance.timeline import ASSISTANT_ROLES, timeline_of
-from harness.model import (
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.paths import block_path, response_block_path, turn_path
+from toolwire.conformance.reasoning_carried import carries_reasoning, extra_reasoning
+from toolwire.conformance.reasoning_views import AssistantView, assistant_views, thinking_pairs
+from toolwire.conformance.timeline import ASSISTANT_ROLES, timeline_of
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
     Conversation,

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.context import ConversionCheck, ConversionUnderTest
-from conformance.findings import Finding, finding
-from conformance.reasoning_views import AssistantView, assistant_views
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, Conversation, Response
+from toolwire.conformance.context import ConversionCheck, ConversionUnderTest
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.reasoning_views import AssistantView, assistant_views
+from toolwire.harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, Conversation, Response
 
 # Target profiles whose server wants a tool-call turn's reasoning back.
 REPLAY_PROFILES = frozenset({"anthropic", "anthropic-strict", "deepseek-thinking"})

@@ -21,16 +21,16 @@ is advised, not checked.
 
 from __future__ import annotations
 
-from conformance.context import (
+from toolwire.conformance.context import (
     ConversionCheck,
     ConversionUnderTest,
     RoundTripCheck,
     RoundTripUnderTest,
 )
-from conformance.findings import Finding, finding
-from conformance.gemini_signatures import requires_signatures, same_signature
-from conformance.paths import block_path, response_block_path
-from harness.model import GEMINI, Conversation, Response, TextBlock, ToolCall, ToolResult
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.gemini_signatures import requires_signatures, same_signature
+from toolwire.conformance.paths import block_path, response_block_path
+from toolwire.harness.model import GEMINI, Conversation, Response, TextBlock, ToolCall, ToolResult
 
 CODE = "reasoning.call_signature_lost"
 

@@ -23,7 +23,7 @@ OpenAI's API enforces it both ways, with HTTP 400 ``invalid_request_error``:
 
 from __future__ import annotations
 
-from conformance.context import (
+from toolwire.conformance.context import (
     ConversionCheck,
     ConversionUnderTest,
     PayloadCheck,
@@ -31,9 +31,9 @@ from conformance.context import (
     RoundTripCheck,
     RoundTripUnderTest,
 )
-from conformance.findings import Finding, finding
-from conformance.paths import block_path
-from harness.model import OPENAI_RESPONSES, Conversation, ThinkingBlock, ToolCall, Turn
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.paths import block_path
+from toolwire.harness.model import OPENAI_RESPONSES, Conversation, ThinkingBlock, ToolCall, Turn
 
 
 def _is_item(block: object) -> bool:

@@ -23,16 +23,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.context import (
+from toolwire.conformance.context import (
     ConversionCheck,
     ConversionUnderTest,
     RoundTripCheck,
     RoundTripUnderTest,
 )
-from conformance.findings import Finding, finding
-from conformance.reasoning_carried import aligned_views, extra_reasoning
-from conformance.reasoning_views import AssistantView
-from harness.model import ANTHROPIC_MESSAGES, Conversation, Response
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.reasoning_carried import aligned_views, extra_reasoning
+from toolwire.conformance.reasoning_views import AssistantView
+from toolwire.harness.model import ANTHROPIC_MESSAGES, Conversation, Response
 
 
 @dataclass(frozen=True)

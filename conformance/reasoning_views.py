@@ -26,10 +26,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from conformance.memo import by_identity
-from conformance.paths import block_path, response_block_path, turn_path
-from conformance.timeline import ASSISTANT_ROLES
-from harness.model import (
+from toolwire.conformance.memo import by_identity
+from toolwire.conformance.paths import block_path, response_block_path, turn_path
+from toolwire.conformance.timeline import ASSISTANT_ROLES
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     Conversation,
     Response,
@@ -104,7 +104,7 @@ def _response_view(response: Response) -> AssistantView:
     return AssistantView((message,), (), response_path(response), has_calls, True, thinking)
 
 
-@by_identity  # read by several reasoning checks per payload: built once (conformance.memo)
+@by_identity  # read by several reasoning checks per payload: built once (toolwire.conformance.memo)
 def _conversation_views(conversation: Conversation) -> tuple[AssistantView, ...]:
     groups: list[list[int]] = []
     stretch_of_group: list[int] = []

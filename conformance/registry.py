@@ -10,17 +10,17 @@ from __future__ import annotations
 from importlib import import_module
 from types import ModuleType
 
-from conformance.catalogue import FAMILIES
-from conformance.context import ConversionCheck, PayloadCheck, ReplayCheck, RoundTripCheck
+from toolwire.conformance.catalogue import FAMILIES
+from toolwire.conformance.context import ConversionCheck, PayloadCheck, ReplayCheck, RoundTripCheck
 
 
 def _family_modules() -> list[ModuleType]:
     modules = []
     for family in FAMILIES:
         try:
-            modules.append(import_module(f"conformance.{family}"))
+            modules.append(import_module(f"toolwire.conformance.{family}"))
         except ModuleNotFoundError as error:
-            if error.name != f"conformance.{family}":
+            if error.name != f"toolwire.conformance.{family}":
                 raise
     return modules
 

@@ -33,15 +33,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from conformance.context import Exchange, ReplayCheck
-from conformance.findings import Finding, finding
-from conformance.gemini_signatures import requires_signatures, same_signature
-from conformance.paths import block_path, turn_path
-from conformance.reasoning_views import assistant_views
-from conformance.timeline import ASSISTANT_ROLES
-from conformance.xml_oracle import assistant_markup_text
-from conformance.xml_values import preview, same_json
-from harness.model import (
+from toolwire.conformance.context import Exchange, ReplayCheck
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.gemini_signatures import requires_signatures, same_signature
+from toolwire.conformance.paths import block_path, turn_path
+from toolwire.conformance.reasoning_views import assistant_views
+from toolwire.conformance.timeline import ASSISTANT_ROLES
+from toolwire.conformance.xml_oracle import assistant_markup_text
+from toolwire.conformance.xml_values import preview, same_json
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
     GEMINI,

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from conformance.catalogue import Rule
-from conformance.levels import can_be_must, evidence_for
-from conformance.rule_pages import CONVENTIONS, FIXES
+from toolwire.conformance.catalogue import Rule
+from toolwire.conformance.levels import can_be_must, evidence_for
+from toolwire.conformance.rule_pages import CONVENTIONS, FIXES
 
 EXAMPLES_FILE = Path(__file__).with_name("rule_examples.json")
 # From docs/rules/<family>/<rule>.md to the repository's top and to docs/.
@@ -49,7 +49,8 @@ def render_rule_page(rule: Rule, examples: Mapping[str, Any]) -> str:
         "",
         *_facts(rule),
         "",
-        "Generated from `conformance/catalogue.py` by `python -m conformance.docgen docs/rules`.",
+        "Generated from `conformance/catalogue.py` by "
+        "`python -m toolwire.conformance.docgen docs/rules`.",
         "",
         *_why(rule),
         *_convention(rule),

@@ -4,7 +4,7 @@ which convention of docs/conventions.md the rule accepts.
 Keyed by rule code. Every code of the catalogue needs a ``FIXES`` entry
 (tests/conformance/test_rule_pages.py fails on a code without one, and says
 what to add); ``CONVENTIONS`` names only the rules that accept a convention.
-The pages are written by ``python -m conformance.docgen docs/rules``.
+The pages are written by ``python -m toolwire.conformance.docgen docs/rules``.
 """
 
 from __future__ import annotations

@@ -15,13 +15,18 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from conformance.context import ConversionCheck, PayloadCheck, PayloadUnderTest, RoundTripCheck
-from conformance.findings import Finding, finding
-from conformance.schema_gemini import check_gemini_parameters
-from harness import json_text
-from harness.model import PayloadKind, SSEEvent
-from harness.schemas import SchemaViolation, validate_payload
-from harness.sse import parse_sse
+from toolwire.conformance.context import (
+    ConversionCheck,
+    PayloadCheck,
+    PayloadUnderTest,
+    RoundTripCheck,
+)
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.schema_gemini import check_gemini_parameters
+from toolwire.harness import json_text
+from toolwire.harness.model import PayloadKind, SSEEvent
+from toolwire.harness.schemas import SchemaViolation, validate_payload
+from toolwire.harness.sse import parse_sse
 
 DONE = "[DONE]"
 

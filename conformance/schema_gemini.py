@@ -24,9 +24,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from conformance.context import PayloadUnderTest
-from conformance.findings import Finding, finding
-from harness.model import GEMINI
+from toolwire.conformance.context import PayloadUnderTest
+from toolwire.conformance.findings import Finding, finding
+from toolwire.harness.model import GEMINI
 
 CODE = "schema.gemini_parameters"
 _FIELDS = frozenset(

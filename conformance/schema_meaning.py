@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from conformance.fidelity_arguments import first_json_difference, json_equal
+from toolwire.conformance.fidelity_arguments import first_json_difference, json_equal
 
 _DEFS_KEYS = ("$defs", "definitions")
 _LOCAL_REF = {"#/$defs/": "$defs", "#/definitions/": "definitions"}

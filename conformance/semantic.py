@@ -8,7 +8,7 @@ how each dialect lays it out:
 * openai-chat ``tool`` messages become results in a user message, and
   consecutive messages of one role merge (Anthropic's API merges them too);
 * an openai-chat error result is recognised by the documented convention in
-  ``conformance.conventions``;
+  ``toolwire.conformance.conventions``;
 * the system prompt is one leading item whether it was a top-level field or
   ``system``/``developer`` messages.
 """
@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from conformance.conventions import read_result
-from conformance.memo import by_identity
-from conformance.text import same_text
-from harness.model import (
+from toolwire.conformance.conventions import read_result
+from toolwire.conformance.memo import by_identity
+from toolwire.conformance.text import same_text
+from toolwire.harness.model import (
     Block,
     Conversation,
     OpaqueBlock,
@@ -117,7 +117,7 @@ def _turn_items(turn: Turn, dialect: str) -> tuple[SemItem, ...]:
     return tuple(items)
 
 
-@by_identity  # read by several checks per payload: built once (conformance.memo)
+@by_identity  # read by several checks per payload: built once (toolwire.conformance.memo)
 def semantic_conversation(conversation: Conversation) -> tuple[SemMessage, ...]:
     """The conversation as merged semantic messages, the system prompt first.
 
@@ -154,7 +154,7 @@ def semantic_message(response: Response, choice: int = 0) -> SemMessage:
 
 def joined_text(message: SemMessage) -> str:
     """The message's visible text in one string, for explanations. Comparisons
-    use conformance.text.same_text on the pieces instead."""
+    use toolwire.conformance.text.same_text on the pieces instead."""
     return "".join(piece.text for piece in message.of_type(SemText))
 
 
@@ -169,7 +169,7 @@ class MessageSummary:
     """What one message says, by kind, in order within each kind. Comparing
     summaries ignores how a dialect interleaves kinds (openai-chat cannot put
     text after a call; ordering.block_order judges that separately) and the
-    separators converters put between text blocks (conformance.text)."""
+    separators converters put between text blocks (toolwire.conformance.text)."""
 
     role: SemanticRole
     texts: tuple[str, ...]

@@ -14,7 +14,7 @@ stable codes; these checks sort those codes into rules:
 * ``stream.partial_json``: a call's argument fragments do not join to JSON
   (an empty anthropic concatenation means ``{}``, and is not reported; a
   prefix cut off where the stream stopped at ``max_tokens`` / ``length`` is
-  kept as the SDKs keep it, see ``harness.dialects.partial_json``);
+  kept as the SDKs keep it, see ``toolwire.harness.dialects.partial_json``);
 * ``stream.chunk_id``: an openai-chat chunk whose ``id`` differs from the
   stream's ("Each chunk has the same ID", OpenAI's chunk object reference;
   the Go SDK's accumulator refuses such a chunk, streamaccumulator.go). An
@@ -51,21 +51,27 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from conformance.context import (
+from toolwire.conformance.context import (
     ConversionCheck,
     ConversionUnderTest,
     PayloadCheck,
     PayloadUnderTest,
     RoundTripCheck,
 )
-from conformance.findings import Finding, finding
-from conformance.semantic import SemCall, SemMessage, SemText, joined_text, semantic_message
-from conformance.stream_issues import issue_findings as _issue_findings
-from conformance.stream_responses import RESPONSES_PAYLOAD_CHECKS
-from conformance.text import same_text
-from conformance.xml_values import preview, same_json
-from harness import json_text
-from harness.model import (
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.semantic import (
+    SemCall,
+    SemMessage,
+    SemText,
+    joined_text,
+    semantic_message,
+)
+from toolwire.conformance.stream_issues import issue_findings as _issue_findings
+from toolwire.conformance.stream_responses import RESPONSES_PAYLOAD_CHECKS
+from toolwire.conformance.text import same_text
+from toolwire.conformance.xml_values import preview, same_json
+from toolwire.harness import json_text
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     GEMINI,
     OPENAI_RESPONSES,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from conformance.findings import Finding, finding
-from harness.model import StreamIssue
+from toolwire.conformance.findings import Finding, finding
+from toolwire.harness.model import StreamIssue
 
 
 def issue_path(issue: StreamIssue) -> str:

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from conformance.context import PayloadCheck, PayloadUnderTest
-from conformance.findings import Finding
-from conformance.stream_issues import issue_findings
-from harness.model import OPENAI_RESPONSES, StreamTranscript
+from toolwire.conformance.context import PayloadCheck, PayloadUnderTest
+from toolwire.conformance.findings import Finding
+from toolwire.conformance.stream_issues import issue_findings
+from toolwire.harness.model import OPENAI_RESPONSES, StreamTranscript
 
 REFERENCE_CODES = frozenset(
     {"sequence_not_increasing", "item_id_mismatch", "duplicate_output_index", "after_terminal"}

@@ -5,7 +5,7 @@ that makes calls, and the turns that follow it up to the next assistant turn
 (the *answer window*: where its results belong in every dialect).
 
 ``timeline_of`` builds that structure in one pass over the turns, once per
-conversation (``conformance.memo``): a dozen checks read it for each payload,
+conversation (``toolwire.conformance.memo``): a dozen checks read it for each payload,
 and rebuilding it per result made long conversations quadratic.
 """
 
@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from conformance.memo import by_identity
-from harness.model import Conversation, ToolCall, ToolResult
+from toolwire.conformance.memo import by_identity
+from toolwire.harness.model import Conversation, ToolCall, ToolResult
 
 ASSISTANT_ROLES = frozenset({"assistant", "model"})
 

@@ -2,7 +2,7 @@
 
 The source is a ``qwen-xml`` payload: calls written as markup in the
 assistant text (WIRE.md 1.4, https://huggingface.co/Qwen/Qwen3-Coder-30B-A3B-Instruct).
-The oracle is the harness's own parser (``conformance.xml_oracle``); the
+The oracle is the harness's own parser (``toolwire.conformance.xml_oracle``); the
 output is usually openai-chat with ``tool_calls``. Each check compares the
 output with that parse:
 
@@ -29,16 +29,21 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from conformance.context import ConversionCheck, ConversionUnderTest, PayloadCheck, RoundTripCheck
-from conformance.findings import Finding, finding
-from conformance.xml_lenient import (
+from toolwire.conformance.context import (
+    ConversionCheck,
+    ConversionUnderTest,
+    PayloadCheck,
+    RoundTripCheck,
+)
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.xml_lenient import (
     accepted_arguments,
     raw_values,
     recovered_call,
     tool_schema,
     value_alternatives,
 )
-from conformance.xml_oracle import (
+from toolwire.conformance.xml_oracle import (
     OutputCall,
     XmlTurn,
     leftover_markup,
@@ -47,10 +52,10 @@ from conformance.xml_oracle import (
     text_without_rejected,
     xml_turns,
 )
-from conformance.xml_values import json_type, preview, same_json
-from harness.dialects.qwen_xml import RejectedCall, TextSegment
-from harness.dialects.qwen_xml.schema import parameter_schema, parameters_root
-from harness.model import ToolCall
+from toolwire.conformance.xml_values import json_type, preview, same_json
+from toolwire.harness.dialects.qwen_xml import RejectedCall, TextSegment
+from toolwire.harness.dialects.qwen_xml.schema import parameter_schema, parameters_root
+from toolwire.harness.model import ToolCall
 
 
 def _matches(turn: XmlTurn) -> list[int | None]:

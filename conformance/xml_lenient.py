@@ -1,6 +1,6 @@
 """What the real Qwen3-Coder parsers may also make of a value or a call.
 
-toolwire's parser (``harness.dialects.qwen_xml``) reads the XML strictly:
+toolwire's parser (``toolwire.harness.dialects.qwen_xml``) reads the XML strictly:
 values typed by JSON Schema, any broken markup rejects the call. The parsers
 that serve the model split on several points (docs/rules/xml-peers.md,
 tests/conformance/qwen_peers/), so a converter that does what one of them
@@ -33,12 +33,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.xml_values import same_json
-from harness.dialects.qwen_xml import RejectedCall, parse_qwen_xml
-from harness.dialects.qwen_xml.calls import strip_markup_newlines
-from harness.dialects.qwen_xml.schema import ToolIndex, parameter_schema, parameters_root
-from harness.dialects.qwen_xml.values import convert_value
-from harness.model import ToolCall, ToolDef
+from toolwire.conformance.xml_values import same_json
+from toolwire.harness.dialects.qwen_xml import RejectedCall, parse_qwen_xml
+from toolwire.harness.dialects.qwen_xml.calls import strip_markup_newlines
+from toolwire.harness.dialects.qwen_xml.schema import ToolIndex, parameter_schema, parameters_root
+from toolwire.harness.dialects.qwen_xml.values import convert_value
+from toolwire.harness.model import ToolCall, ToolDef
 
 _PARAMETER = re.compile(r"<parameter=([^>\n\r<]*)>(.*?)</parameter>", re.DOTALL)
 _INTEGER = re.compile(r"[+-]?[0-9]+")

@@ -3,7 +3,7 @@
 The source's assistant text is rebuilt exactly from its parsed blocks (the
 qwen-xml codec keeps every character: text, the markup of each call, the
 raw text of each rejected call) and parsed again by the harness's own
-parser, ``harness.dialects.qwen_xml.parse_qwen_xml``, with the tools in
+parser, ``toolwire.harness.dialects.qwen_xml.parse_qwen_xml``, with the tools in
 force, so values are typed by their JSON Schema (WIRE.md 1.4). The output's
 structured calls and text are then set beside that parse.
 """
@@ -14,13 +14,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.context import ConversionUnderTest
-from conformance.paths import block_path, response_block_path, turn_path
-from conformance.reasoning_views import response_path
-from conformance.timeline import ASSISTANT_ROLES
-from conformance.xml_values import same_json
-from harness.dialects.qwen_xml import REJECTED_CALL, QwenParse, parse_qwen_xml
-from harness.model import (
+from toolwire.conformance.context import ConversionUnderTest
+from toolwire.conformance.paths import block_path, response_block_path, turn_path
+from toolwire.conformance.reasoning_views import response_path
+from toolwire.conformance.timeline import ASSISTANT_ROLES
+from toolwire.conformance.xml_values import same_json
+from toolwire.harness.dialects.qwen_xml import REJECTED_CALL, QwenParse, parse_qwen_xml
+from toolwire.harness.model import (
     QWEN_XML,
     Conversation,
     OpaqueBlock,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.redaction import redact
+from toolwire.harness.redaction import redact
 
 
 def same_json(a: Any, b: Any) -> bool:

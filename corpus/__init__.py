@@ -1,1 +1,1 @@
-"""The bundled corpus: one vcrpy cassette per case, shipped as ``harness._corpus``."""
+"""The bundled corpus: one vcrpy cassette per case, shipped as ``toolwire._corpus``."""

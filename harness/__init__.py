@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from harness.adapters.base import LoadedAdapter
+    from toolwire.harness.adapters.base import LoadedAdapter
 
 __all__ = ["__version__", "load_adapter"]
 
@@ -19,7 +19,7 @@ __all__ = ["__version__", "load_adapter"]
 def load_adapter(spec: str) -> LoadedAdapter:
     """Resolve an adapter spec (``reference``, an entry-point name,
     ``package.module:attribute``) to an adapter. See ``docs/adapters.md``."""
-    from harness.adapters.loader import load_adapter as _load
+    from toolwire.harness.adapters.loader import load_adapter as _load
 
     return _load(spec)
 

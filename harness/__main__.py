@@ -1,6 +1,6 @@
-"""``python -m harness``: the ``toolwire`` command, for environments without its script."""
+"""``python -m toolwire.harness``: the ``toolwire`` command, for environments without its script."""
 
-from harness.cli.main import main
+from toolwire.harness.cli.main import main
 
 if __name__ == "__main__":
     main()

@@ -18,7 +18,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from harness.errors import ToolwireError
+from toolwire.harness.errors import ToolwireError
 
 _HINTS = {
     errno.ENOSPC: "free some disk space, or write elsewhere",

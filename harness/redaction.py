@@ -5,10 +5,10 @@ adapter raised, wrote on stderr or answered with ``error``, an import error,
 an upstream's error body, a finding quoting a payload) goes through
 ``redact`` first: the results JSON, every report and the terminal are built
 from redacted text. It masks (first four characters and the length, as
-``harness.corpus.secrets.mask``):
+``toolwire.harness.corpus.secrets.mask``):
 
 - every key-like string the corpus validator knows, JSON-escaped forms too
-  (``harness.corpus.secrets.find_secrets``);
+  (``toolwire.harness.corpus.secrets.find_secrets``);
 - the value after a header, query parameter or variable whose name says
   key, token, secret or auth (``x-api-key: ...``, ``?code=...``,
   ``OPENAI_API_KEY=...``) when it looks like a token;
@@ -26,8 +26,8 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from harness.corpus.scrub import known_spans
-from harness.corpus.secrets import find_secrets, is_secret_name, mask, merge_spans
+from toolwire.harness.corpus.scrub import known_spans
+from toolwire.harness.corpus.secrets import find_secrets, is_secret_name, mask, merge_spans
 
 # An environment value shorter than this is not treated as a secret.
 MIN_ENVIRONMENT_SECRET = 8

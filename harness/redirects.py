@@ -5,7 +5,7 @@ the redirected one, ``Authorization`` and ``x-api-key`` included, wherever
 the ``Location`` points. `toolwire record` and `toolwire probe` send the API
 key, so they open URLs through ``open_url``: a redirect to another origin
 (scheme, host or port, as in https://www.rfc-editor.org/rfc/rfc6454) is
-followed without any credential header (``harness.corpus.scrub.is_secret_header``:
+followed without any credential header (``toolwire.harness.corpus.scrub.is_secret_header``:
 ``Authorization``, ``x-api-key``, ``api-key``, ``Ocp-Apim-Subscription-Key``,
 cookies, ...); one to the same origin keeps them, as browsers and the
 providers' SDKs (httpx) do.
@@ -17,7 +17,7 @@ import urllib.request
 from typing import IO, Any
 from urllib.parse import urlsplit
 
-from harness.corpus.scrub import is_secret_header
+from toolwire.harness.corpus.scrub import is_secret_header
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 

@@ -15,8 +15,8 @@ import importlib.metadata
 import tomllib
 from pathlib import Path
 
-from conformance.catalogue import RULES_BY_CODE
-from conformance.rule_pages import INDEX_PATH, page_path
+from toolwire.conformance.catalogue import RULES_BY_CODE
+from toolwire.conformance.rule_pages import INDEX_PATH, page_path
 
 DISTRIBUTION = "toolwire"
 URL_LABEL = "Documentation"

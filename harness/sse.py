@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from harness.model import SSEEvent
+from toolwire.harness.model import SSEEvent
 
 _BOM = "\ufeff"
 

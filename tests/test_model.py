@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from harness.model import (
+from toolwire.harness.model import (
     Choice,
     Response,
     StopReason,

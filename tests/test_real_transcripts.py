@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from harness.dialects import get_codec
-from harness.schemas import validate_payload
-from harness.sse import parse_sse
 from tests.support.real_transcripts import RealTranscript, load_real_transcripts, transcripts_dir
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.schemas import validate_payload
+from toolwire.harness.sse import parse_sse
 
 COUNTS: dict[str, int] = {}
 

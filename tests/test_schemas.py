@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from harness.errors import ToolwireError, UnsupportedDialectError
-from harness.model import DIALECTS, PAYLOAD_KINDS
-from harness.schemas import (
+from tests.support.real_transcripts import RealTranscript, load_real_transcripts
+from toolwire.harness.errors import ToolwireError, UnsupportedDialectError
+from toolwire.harness.model import DIALECTS, PAYLOAD_KINDS
+from toolwire.harness.schemas import (
     MAX_MESSAGE_CHARS,
     SchemaViolation,
     all_schemas,
@@ -28,7 +29,6 @@ from harness.schemas import (
     schema_registry,
     validate_payload,
 )
-from tests.support.real_transcripts import RealTranscript, load_real_transcripts
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from harness.schemas import validate_payload
+from toolwire.harness.schemas import validate_payload
 
 Json = dict[str, Any]
 

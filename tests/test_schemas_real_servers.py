@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from harness.engine.payloads import parse_payload
-from harness.schemas import validate_payload
+from toolwire.harness.engine.payloads import parse_payload
+from toolwire.harness.schemas import validate_payload
 
 # SGLang writes nulls for absent fields (sgl-project/sglang#4550).
 SGLANG_RESPONSE = {

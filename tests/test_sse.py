@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from harness.model import SSEEvent
-from harness.sse import parse_sse, render_sse
+from toolwire.harness.model import SSEEvent
+from toolwire.harness.sse import parse_sse, render_sse
 
 
 def test_parses_named_events_and_data_lines() -> None:

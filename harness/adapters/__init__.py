@@ -1,5 +1,5 @@
 """toolwire."""
 
-from harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.base import UnsupportedConversion
 
 __all__ = ["UnsupportedConversion"]

@@ -24,8 +24,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
-from harness.errors import AdapterLoadError
-from harness.model import DIALECTS, PAYLOAD_KINDS, PayloadKind
+from toolwire.harness.errors import AdapterLoadError
+from toolwire.harness.model import DIALECTS, PAYLOAD_KINDS, PayloadKind
 
 
 class UnsupportedConversion(Exception):

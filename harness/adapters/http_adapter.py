@@ -32,17 +32,17 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from harness import json_text
-from harness.corpus.case import Interaction
-from harness.engine.exchange import ExchangeRecord
-from harness.engine.payloads import events_to_wire
-from harness.errors import AdapterLoadError, ToolwireError
-from harness.model import ANTHROPIC_MESSAGES, DIALECTS, OPENAI_CHAT, PayloadKind
-from harness.proxy.client import ProxyAnswer, post_json
-from harness.proxy.matching import MATCH_MODES, Matcher, MatchMode
-from harness.proxy.process import HOST, ProxyProcess, command_words, free_port
-from harness.proxy.replay import ReceivedRequest, ReplayUpstream
-from harness.sse import parse_sse
+from toolwire.harness import json_text
+from toolwire.harness.corpus.case import Interaction
+from toolwire.harness.engine.exchange import ExchangeRecord
+from toolwire.harness.engine.payloads import events_to_wire
+from toolwire.harness.errors import AdapterLoadError, ToolwireError
+from toolwire.harness.model import ANTHROPIC_MESSAGES, DIALECTS, OPENAI_CHAT, PayloadKind
+from toolwire.harness.proxy.client import ProxyAnswer, post_json
+from toolwire.harness.proxy.matching import MATCH_MODES, Matcher, MatchMode
+from toolwire.harness.proxy.process import HOST, ProxyProcess, command_words, free_port
+from toolwire.harness.proxy.replay import ReceivedRequest, ReplayUpstream
+from toolwire.harness.sse import parse_sse
 
 QUERY_KEYS = (
     "front",

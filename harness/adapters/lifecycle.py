@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from harness.adapters.base import LoadedAdapter
-from harness.errors import ToolwireError
+from toolwire.harness.adapters.base import LoadedAdapter
+from toolwire.harness.errors import ToolwireError
 
 
 class ProxyCommandUsageError(ToolwireError):
@@ -21,8 +21,8 @@ class ProxyCommandUsageError(ToolwireError):
 
 @contextmanager
 def adapter_session(adapter: LoadedAdapter, proxy_command: str | None = None) -> Iterator[None]:
-    from harness.adapters.cmd import CmdAdapter
-    from harness.adapters.http_adapter import HttpProxyAdapter
+    from toolwire.harness.adapters.cmd import CmdAdapter
+    from toolwire.harness.adapters.http_adapter import HttpProxyAdapter
 
     implementation = adapter.implementation
     if proxy_command is not None and not isinstance(implementation, HttpProxyAdapter):

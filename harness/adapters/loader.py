@@ -16,16 +16,16 @@ import inspect
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from harness.adapters.base import LoadedAdapter, check_adapter
-from harness.adapters.interrupts import watch_interrupts
-from harness.errors import AdapterLoadError
-from harness.redaction import redact
+from toolwire.harness.adapters.base import LoadedAdapter, check_adapter
+from toolwire.harness.adapters.interrupts import watch_interrupts
+from toolwire.harness.errors import AdapterLoadError
+from toolwire.harness.redaction import redact
 
 ENTRY_POINT_GROUP = "toolwire.adapters"
 
 # Adapters that ship with toolwire itself, by name.
 BUILTIN_ADAPTERS: dict[str, str] = {
-    "reference": "harness.adapters.reference:ReferenceAdapter",
+    "reference": "toolwire.harness.adapters.reference:ReferenceAdapter",
 }
 
 
@@ -41,11 +41,11 @@ def load_adapter(spec: str) -> LoadedAdapter:
     if not spec:
         raise AdapterLoadError("empty adapter spec", hint=_spec_forms())
     if spec.startswith(("http://", "https://")):
-        from harness.adapters.http_adapter import HttpProxyAdapter
+        from toolwire.harness.adapters.http_adapter import HttpProxyAdapter
 
         return check_adapter(HttpProxyAdapter(spec), spec)
     if spec.startswith("cmd:"):
-        from harness.adapters.cmd import CmdAdapter
+        from toolwire.harness.adapters.cmd import CmdAdapter
 
         process = CmdAdapter.launch(spec.removeprefix("cmd:"))
         try:

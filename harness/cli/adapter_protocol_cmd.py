@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import click
 
-from harness.cli.options import timeout_option
-from harness.errors import ToolwireError
+from toolwire.harness.cli.options import timeout_option
+from toolwire.harness.errors import ToolwireError
 
 if TYPE_CHECKING:
-    from harness.corpus.loader import Corpus
+    from toolwire.harness.corpus.loader import Corpus
 
 EXIT_INVALID = 1
 
@@ -73,8 +73,8 @@ def adapter_protocol(
             "give exactly one of --schema, --check COMMAND, --validate FILE"
             + (f" (got {', '.join(chosen)})" if chosen else "")
         )
-    from harness.adapters.cmd.check import check_command, check_transcript
-    from harness.adapters.cmd.protocol import schema_text
+    from toolwire.harness.adapters.cmd.check import check_command, check_transcript
+    from toolwire.harness.adapters.cmd.protocol import schema_text
 
     if print_schema:
         click.echo(schema_text(), nl=False)
@@ -93,7 +93,11 @@ def adapter_protocol(
 
 
 def _corpus(path: Path | None) -> Corpus:
-    from harness.corpus.loader import bundled_corpus_root, corpus_folder_problem, load_corpus
+    from toolwire.harness.corpus.loader import (
+        bundled_corpus_root,
+        corpus_folder_problem,
+        load_corpus,
+    )
 
     root = path or bundled_corpus_root()
     problem = corpus_folder_problem(root)

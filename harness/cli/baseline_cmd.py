@@ -25,8 +25,8 @@ def baseline(results: Path, output: Path | None, force: bool) -> None:
     that does not pass yet; a listed failure that starts passing fails the run,
     so the list only shrinks.
     """
-    from harness.engine.baseline_write import baseline_lines
-    from harness.reports.load import read_results
+    from toolwire.harness.engine.baseline_write import baseline_lines
+    from toolwire.harness.reports.load import read_results
 
     text = "\n".join(baseline_lines(read_results(results))) + "\n"
     if output is None:

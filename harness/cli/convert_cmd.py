@@ -15,15 +15,15 @@ from pathlib import Path
 
 import click
 
-from harness.cli.options import (
+from toolwire.harness.cli.options import (
     adapter_option,
     parse_profiles,
     profiles_option,
     timeout_option,
 )
-from harness.engine.calls import AdapterCall
-from harness.errors import CorpusError, ToolwireError
-from harness.model import DIALECTS, PAYLOAD_KINDS
+from toolwire.harness.engine.calls import AdapterCall
+from toolwire.harness.errors import CorpusError, ToolwireError
+from toolwire.harness.model import DIALECTS, PAYLOAD_KINDS
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -99,17 +99,17 @@ def convert(
     adapter declined it), 2 on a usage error, 3 when the adapter raised,
     timed out or returned something unusable.
     """
-    from harness.adapters.lifecycle import adapter_session
-    from harness.adapters.loader import load_adapter
-    from harness.cli.convert_output import render_json, render_text
-    from harness.corpus.loader import (
+    from toolwire.harness.adapters.lifecycle import adapter_session
+    from toolwire.harness.adapters.loader import load_adapter
+    from toolwire.harness.cli.convert_output import render_json, render_text
+    from toolwire.harness.corpus.loader import (
         bundled_corpus_root,
         corpus_folder_problem,
         load_corpus,
         unknown_case_error,
     )
-    from harness.engine.adapter_output import stdout_to_stderr
-    from harness.engine.runner import RunOptions, run_case
+    from toolwire.harness.engine.adapter_output import stdout_to_stderr
+    from toolwire.harness.engine.runner import RunOptions, run_case
 
     root = corpus_path or bundled_corpus_root()
     problem = corpus_folder_problem(root)

@@ -13,12 +13,12 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from harness.adapters.base import LoadedAdapter
-from harness.corpus.case import Case
-from harness.engine.adapter_errors import out_of_process
-from harness.engine.calls import AdapterCall
-from harness.engine.verdicts import UNSUPPORTED, Verdict
-from harness.redaction import redact
+from toolwire.harness.adapters.base import LoadedAdapter
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.engine.adapter_errors import out_of_process
+from toolwire.harness.engine.calls import AdapterCall
+from toolwire.harness.engine.verdicts import UNSUPPORTED, Verdict
+from toolwire.harness.redaction import redact
 
 RULE = "─" * 3
 # How a cmd: adapter's failures read, by the exception toolwire raised for them.

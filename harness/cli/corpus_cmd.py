@@ -1,7 +1,7 @@
 """`toolwire corpus`: list, show, validate and add corpus cases.
 
-A thin layer over ``harness.corpus``: user errors are ``ToolwireError`` s,
-which ``harness.cli.main`` prints on one line.
+A thin layer over ``toolwire.harness.corpus``: user errors are ``ToolwireError`` s,
+which ``toolwire.harness.cli.main`` prints on one line.
 """
 
 from __future__ import annotations
@@ -14,27 +14,27 @@ from typing import TYPE_CHECKING, Any
 import click
 import yaml
 
-from harness.cli.options import text_or_json_option
-from harness.corpus.case import Case
-from harness.corpus.loader import (
+from toolwire.harness.cli.options import text_or_json_option
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.corpus.loader import (
     Corpus,
     bundled_corpus_root,
     display_path,
     is_checkout_corpus,
     load_corpus,
 )
-from harness.corpus.summary import case_summary
-from harness.corpus.validate import validate_corpus
-from harness.corpus.vocabulary import FEATURES, PROFILES
-from harness.errors import ToolwireError
-from harness.model import DIALECTS
+from toolwire.harness.corpus.summary import case_summary
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.corpus.vocabulary import FEATURES, PROFILES
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import DIALECTS
 
 if TYPE_CHECKING:
-    from harness.corpus.coverage import CoverageReport
+    from toolwire.harness.corpus.coverage import CoverageReport
 
 
 def _corpus_folder(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
-    from harness.corpus.loader import corpus_folder_problem
+    from toolwire.harness.corpus.loader import corpus_folder_problem
 
     problem = corpus_folder_problem(value) if value is not None else None
     if problem is not None:
@@ -91,7 +91,7 @@ def list_cases(corpus_path: Path | None, output_format: str, coverage: bool) -> 
     counts = {"features": _feature_counts(cases), "dialects": _dialect_counts(cases)}
     report = _coverage(cases) if coverage else None
     if output_format == "json":
-        from harness.corpus.coverage import direction_counts, provenance_counts
+        from toolwire.harness.corpus.coverage import direction_counts, provenance_counts
 
         data: dict[str, Any] = {
             "corpus": display_path(cases.root),
@@ -112,7 +112,7 @@ def list_cases(corpus_path: Path | None, output_format: str, coverage: bool) -> 
     click.echo("by feature: " + _counts_line(counts["features"]))
     click.echo("by dialect: " + _counts_line(counts["dialects"]))
     if report is not None:
-        from harness.corpus.coverage_text import coverage_lines
+        from toolwire.harness.corpus.coverage_text import coverage_lines
 
         click.echo("\n".join(coverage_lines(report)))
 
@@ -158,7 +158,7 @@ def add_case(
     as a negative case with --negative). An existing case is never replaced
     unless --force is given; the same recording added twice names its case.
     """
-    from harness.corpus.importer import AddOptions, import_cassette
+    from toolwire.harness.corpus.importer import AddOptions, import_cassette
 
     options = AddOptions(
         corpus_root=corpus_to_write(corpus_path),
@@ -206,7 +206,7 @@ def validate(corpus_path: Path | None) -> None:
 
     Exit 0 when the corpus is valid, 1 with one problem per line otherwise.
     """
-    from harness.cli.main import EXIT_FINDINGS  # here: main imports this module
+    from toolwire.harness.cli.main import EXIT_FINDINGS  # here: main imports this module
 
     report = validate_corpus(corpus_path or bundled_corpus_root())
     for problem in report.problems:
@@ -221,8 +221,8 @@ def _load(corpus_path: Path | None) -> Corpus:
 
 
 def _coverage(cases: Corpus) -> CoverageReport:
-    from harness.adapters.loader import load_adapter
-    from harness.corpus.coverage import corpus_coverage
+    from toolwire.harness.adapters.loader import load_adapter
+    from toolwire.harness.corpus.coverage import corpus_coverage
 
     try:
         reference = load_adapter("reference")

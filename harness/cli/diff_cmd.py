@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from harness.cli.options import text_or_json_option
+from toolwire.harness.cli.options import text_or_json_option
 
 
 @click.command("diff")
@@ -20,8 +20,8 @@ def diff(old: Path, new: Path, output_format: str) -> None:
     Exit 1 when a verdict newly fails (a regression), 0 otherwise, 2 when a
     file is missing or not a results document.
     """
-    from harness.reports.diff import diff_results, render_diff_text
-    from harness.reports.load import read_results
+    from toolwire.harness.reports.diff import diff_results, render_diff_text
+    from toolwire.harness.reports.load import read_results
 
     result = diff_results(read_results(old), read_results(new))
     if output_format == "json":

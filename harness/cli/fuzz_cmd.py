@@ -10,16 +10,16 @@ from pathlib import Path
 
 import click
 
-from harness.atomic_write import FileWriteError, ensure_writable_folder
-from harness.cli.options import (
+from toolwire.harness.atomic_write import FileWriteError, ensure_writable_folder
+from toolwire.harness.cli.options import (
     adapter_option,
     parse_profiles,
     profiles_option,
     text_or_json_option,
     timeout_option,
 )
-from harness.errors import ToolwireError
-from harness.model import DIALECTS
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import DIALECTS
 
 
 class FuzzUsageError(ToolwireError):
@@ -83,15 +83,15 @@ def fuzz(
     generator broke).
     """
     try:
-        from harness.fuzz.engine import FuzzOptions, run_fuzz
-        from harness.fuzz.report import report_json, report_lines, save_failures
+        from toolwire.harness.fuzz.engine import FuzzOptions, run_fuzz
+        from toolwire.harness.fuzz.report import report_json, report_lines, save_failures
     except ImportError as error:
         raise FuzzDependencyError(
             f"toolwire fuzz needs Hypothesis ({error})",
             hint="install the fuzz extra: pip install 'toolwire[fuzz]'",
         ) from None
-    from harness.adapters.lifecycle import adapter_session
-    from harness.adapters.loader import load_adapter
+    from toolwire.harness.adapters.lifecycle import adapter_session
+    from toolwire.harness.adapters.loader import load_adapter
 
     if save_folder is not None:
         ensure_writable_folder(save_folder)  # before the run, not after it

@@ -11,9 +11,13 @@ from typing import Any
 
 import click
 
-from harness import __version__
-from harness.cli.process_exit import exit_process, install_sigterm_handler, interrupted_exit
-from harness.errors import ToolwireError
+from toolwire.harness import __version__
+from toolwire.harness.cli.process_exit import (
+    exit_process,
+    install_sigterm_handler,
+    interrupted_exit,
+)
+from toolwire.harness.errors import ToolwireError
 
 # Exit codes shared by every command (DESIGN.md): 0 clean, 1 findings,
 # 2 usage error, 3 the harness or the adapter broke.
@@ -31,7 +35,7 @@ class ToolwireGroup(click.Group):
             return super().invoke(ctx)
         except ToolwireError as error:
             # Redacted: the message may quote what an adapter or upstream said.
-            from harness.redaction import redact
+            from toolwire.harness.redaction import redact
 
             click.echo(f"toolwire: error: {redact(str(error))}", err=True)
             ctx.exit(getattr(error, "exit_code", EXIT_FINDINGS))
@@ -54,17 +58,17 @@ def cli() -> None:
 
 def _register_commands() -> None:
     # Imported here, not at the top, so each command module stays independent.
-    from harness.cli.adapter_protocol_cmd import adapter_protocol
-    from harness.cli.baseline_cmd import baseline
-    from harness.cli.convert_cmd import convert
-    from harness.cli.corpus_cmd import corpus
-    from harness.cli.diff_cmd import diff
-    from harness.cli.fuzz_cmd import fuzz
-    from harness.cli.lint_cmd import lint
-    from harness.cli.probe_cmd import probe
-    from harness.cli.record_cmd import record
-    from harness.cli.report_cmd import report
-    from harness.cli.run_cmd import run
+    from toolwire.harness.cli.adapter_protocol_cmd import adapter_protocol
+    from toolwire.harness.cli.baseline_cmd import baseline
+    from toolwire.harness.cli.convert_cmd import convert
+    from toolwire.harness.cli.corpus_cmd import corpus
+    from toolwire.harness.cli.diff_cmd import diff
+    from toolwire.harness.cli.fuzz_cmd import fuzz
+    from toolwire.harness.cli.lint_cmd import lint
+    from toolwire.harness.cli.probe_cmd import probe
+    from toolwire.harness.cli.record_cmd import record
+    from toolwire.harness.cli.report_cmd import report
+    from toolwire.harness.cli.run_cmd import run
 
     cli.add_command(run)
     cli.add_command(lint)

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from harness.errors import ToolwireError
+from toolwire.harness.errors import ToolwireError
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_TIMEOUT = 10.0
@@ -23,8 +23,8 @@ class ProfileUsageError(ToolwireError):
 def parse_profiles(values: tuple[str, ...]) -> dict[str, str]:
     """``--profile DIALECT=PROFILE`` values as a dialect -> profile map; a
     profile belongs to one dialect, so a mismatched pair is refused."""
-    from conformance.profiles import PROFILES
-    from harness.model import DIALECTS
+    from toolwire.conformance.profiles import PROFILES
+    from toolwire.harness.model import DIALECTS
 
     profiles = {}
     for value in values:
@@ -49,7 +49,7 @@ def api_key_from_env(
     """The API key from ``variable`` (default: the dialect's usual one). A
     variable named explicitly must be set; an unset default goes on without a
     key (a local server needs none) after saying so: "``without_key``"."""
-    from harness.corpus.record import DEFAULT_KEY_ENV
+    from toolwire.harness.corpus.record import DEFAULT_KEY_ENV
 
     name = variable or DEFAULT_KEY_ENV[dialect]
     key = os.environ.get(name, "").strip()

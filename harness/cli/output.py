@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from conformance.catalogue import RULE_CODES
-from harness.engine.explain import explain
-from harness.engine.session import RunResult
-from harness.reports.summary import exercised_line, rule_totals
+from toolwire.conformance.catalogue import RULE_CODES
+from toolwire.harness.engine.explain import explain
+from toolwire.harness.engine.session import RunResult
+from toolwire.harness.reports.summary import exercised_line, rule_totals
 
 MAX_EXPLAINED = 20
 

@@ -1,6 +1,6 @@
 """`toolwire probe`: probe a live endpoint's tool calling and write its capability profile.
 
-A thin layer over ``harness.probe``. The profile JSON goes to stdout (or
+A thin layer over ``toolwire.harness.probe``. The profile JSON goes to stdout (or
 ``--out FILE``); the steps' progress goes to stderr. The API key is read
 from an environment variable only and is never printed or written.
 """
@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from harness.atomic_write import write_atomic
-from harness.cli.options import api_key_from_env, schema_option, timeout_option
-from harness.errors import ToolwireError
+from toolwire.harness.atomic_write import write_atomic
+from toolwire.harness.cli.options import api_key_from_env, schema_option, timeout_option
+from toolwire.harness.errors import ToolwireError
 
 if TYPE_CHECKING:
-    from harness.probe.evidence import StepResult
+    from toolwire.harness.probe.evidence import StepResult
 
 DIALECT_CHOICES = ("openai-chat", "anthropic-messages", "gemini")
 DEFAULT_TIMEOUT = 120.0
@@ -62,7 +62,8 @@ class ProbeCommandError(ToolwireError):
 )
 @timeout_option("Seconds to wait for each answer.", default=DEFAULT_TIMEOUT)
 @schema_option(
-    "Print the JSON Schema of the profile (draft 2020-12) and exit.", "harness.probe.schema"
+    "Print the JSON Schema of the profile (draft 2020-12) and exit.",
+    "toolwire.harness.probe.schema",
 )
 def probe(
     base_url: str,
@@ -83,10 +84,10 @@ def probe(
     """
     import datetime
 
-    from harness.corpus.scrub import Scrubber
-    from harness.probe.recording import check_free, save_run
-    from harness.probe.runner import ProbeOptions, run_probe
-    from harness.probe.schema import validate_profile
+    from toolwire.harness.corpus.scrub import Scrubber
+    from toolwire.harness.probe.recording import check_free, save_run
+    from toolwire.harness.probe.runner import ProbeOptions, run_probe
+    from toolwire.harness.probe.schema import validate_profile
 
     if record_dir is not None:
         check_free(record_dir, model)

@@ -18,8 +18,8 @@ from typing import Any, TextIO
 
 import click
 
-from harness.corpus.case import Case
-from harness.engine.verdicts import Verdict
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.engine.verdicts import Verdict
 
 MODES = ("auto", "bar", "plain", "off")
 PLAIN_INTERVAL = 30.0

@@ -1,6 +1,6 @@
 """`toolwire record`: record one live exchange as a new corpus case.
 
-A thin layer over ``harness.corpus.record``. The API key is read from an
+A thin layer over ``toolwire.harness.corpus.record``. The API key is read from an
 environment variable only (a command-line value would land in shell
 history) and is never printed.
 """
@@ -12,15 +12,15 @@ from pathlib import Path
 
 import click
 
-from harness import json_text
-from harness.cli.corpus_cmd import corpus_to_write
-from harness.cli.options import api_key_from_env, timeout_option
-from harness.corpus.importer import AddOptions
-from harness.corpus.record import DEFAULT_TIMEOUT, RecordOptions, record_case
-from harness.corpus.scrub import is_secret_header
-from harness.corpus.vocabulary import FEATURES, PROFILES
-from harness.errors import ToolwireError
-from harness.model import DIALECTS
+from toolwire.harness import json_text
+from toolwire.harness.cli.corpus_cmd import corpus_to_write
+from toolwire.harness.cli.options import api_key_from_env, timeout_option
+from toolwire.harness.corpus.importer import AddOptions
+from toolwire.harness.corpus.record import DEFAULT_TIMEOUT, RecordOptions, record_case
+from toolwire.harness.corpus.scrub import is_secret_header
+from toolwire.harness.corpus.vocabulary import FEATURES, PROFILES
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import DIALECTS
 
 
 class RecordUsageError(ToolwireError):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from harness.atomic_write import write_atomic
+from toolwire.harness.atomic_write import write_atomic
 
 FORMATS = ("junit", "md", "html", "badge")
 
@@ -32,8 +32,8 @@ def report(results: Path, format_name: str, output: Path | None) -> None:
 
     Exit 0 when written, 2 when RESULTS is missing or not a results document.
     """
-    from harness.reports.load import read_results
-    from harness.reports.render import render
+    from toolwire.harness.reports.load import read_results
+    from toolwire.harness.reports.render import render
 
     text = render(read_results(results), format_name)
     if output is None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from harness.atomic_write import ensure_writable_folder, write_atomic
-from harness.cli.options import (
+from toolwire.harness.atomic_write import ensure_writable_folder, write_atomic
+from toolwire.harness.cli.options import (
     adapter_option,
     parse_profiles,
     profiles_option,
@@ -18,8 +18,8 @@ from harness.cli.options import (
     text_or_json_option,
     timeout_option,
 )
-from harness.cli.output import print_run_summary
-from harness.errors import CorpusError, ToolwireError
+from toolwire.harness.cli.output import print_run_summary
+from toolwire.harness.errors import CorpusError, ToolwireError
 
 EXIT_USAGE = 2
 
@@ -97,7 +97,8 @@ def _parse_jobs(_ctx: click.Context, _param: click.Parameter, value: str) -> int
 )
 @click.option("-v", "--verbose", is_flag=True, help="Explain every failure, not just the first 20.")
 @schema_option(
-    "Print the JSON Schema of the results JSON (draft 2020-12) and exit.", "harness.reports.load"
+    "Print the JSON Schema of the results JSON (draft 2020-12) and exit.",
+    "toolwire.harness.reports.load",
 )
 def run(
     adapter_spec: str,
@@ -118,16 +119,20 @@ def run(
     Exit 0 when every MUST check passes or is baselined, 1 when one fails or a
     baseline entry is stale, 2 on a usage error, 3 when the adapter broke.
     """
-    from harness.adapters.lifecycle import adapter_session
-    from harness.adapters.loader import load_adapter
-    from harness.cli.progress import RunProgress, resolve_mode
-    from harness.corpus.loader import bundled_corpus_root, corpus_folder_problem, load_corpus
-    from harness.engine.adapter_output import stdout_to_stderr
-    from harness.engine.baseline import load_baseline
-    from harness.engine.lingering import exit_if_threads_linger, running_threads
-    from harness.engine.results import results_document
-    from harness.engine.runner import RunOptions
-    from harness.engine.session import Selection, run_corpus
+    from toolwire.harness.adapters.lifecycle import adapter_session
+    from toolwire.harness.adapters.loader import load_adapter
+    from toolwire.harness.cli.progress import RunProgress, resolve_mode
+    from toolwire.harness.corpus.loader import (
+        bundled_corpus_root,
+        corpus_folder_problem,
+        load_corpus,
+    )
+    from toolwire.harness.engine.adapter_output import stdout_to_stderr
+    from toolwire.harness.engine.baseline import load_baseline
+    from toolwire.harness.engine.lingering import exit_if_threads_linger, running_threads
+    from toolwire.harness.engine.results import results_document
+    from toolwire.harness.engine.runner import RunOptions
+    from toolwire.harness.engine.session import Selection, run_corpus
 
     if report_dir is not None:
         ensure_writable_folder(report_dir)  # refused now, not after the whole run

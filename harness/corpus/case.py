@@ -1,6 +1,6 @@
 """A corpus case in memory: metadata plus the HTTP interactions of its cassette.
 
-Everything is a frozen dataclass built by ``harness.corpus.loader``. Bodies
+Everything is a frozen dataclass built by ``toolwire.harness.corpus.loader``. Bodies
 stay text exactly as in the file; the ``*_json`` and ``response_events``
 helpers parse on demand, so loading a corpus never pays for payloads a run
 does not touch.
@@ -15,10 +15,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from harness import json_text
-from harness.errors import CorpusError
-from harness.model import JsonValue, PayloadKind, SSEEvent
-from harness.sse import parse_sse
+from toolwire.harness import json_text
+from toolwire.harness.errors import CorpusError
+from toolwire.harness.model import JsonValue, PayloadKind, SSEEvent
+from toolwire.harness.sse import parse_sse
 
 _NO_HEADERS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from typing import Any, TypeGuard
 from urllib.parse import urlsplit
 
-from harness.corpus.case import Interaction, frozen_headers
-from harness.corpus.vocabulary import CASSETTE_VERSION, TOP_LEVEL_KEYS, unknown_value_hint
-from harness.errors import CorpusError
+from toolwire.harness.corpus.case import Interaction, frozen_headers
+from toolwire.harness.corpus.vocabulary import CASSETTE_VERSION, TOP_LEVEL_KEYS, unknown_value_hint
+from toolwire.harness.errors import CorpusError
 
 _REQUEST_KEYS = ("method", "uri", "headers", "body")
 _MIGRATE_HINT = (

@@ -29,18 +29,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.catalogue import RULE_CODES, RULES, Rule
-from conformance.context import Exchange
-from conformance.registry import PAYLOAD_CHECKS, REPLAY_CHECKS
-from harness.adapters.base import LoadedAdapter, check_adapter
-from harness.corpus.case import Case
-from harness.corpus.loader import Corpus
-from harness.corpus.vocabulary import FEATURES, PROVENANCE_KINDS
-from harness.engine.collect import VerdictCollector
-from harness.engine.payloads import case_payloads
-from harness.engine.runner import RunOptions, run_case
-from harness.errors import ToolwireError
-from harness.model import DIALECTS, PAYLOAD_KINDS
+from toolwire.conformance.catalogue import RULE_CODES, RULES, Rule
+from toolwire.conformance.context import Exchange
+from toolwire.conformance.registry import PAYLOAD_CHECKS, REPLAY_CHECKS
+from toolwire.harness.adapters.base import LoadedAdapter, check_adapter
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.corpus.loader import Corpus
+from toolwire.harness.corpus.vocabulary import FEATURES, PROVENANCE_KINDS
+from toolwire.harness.engine.collect import VerdictCollector
+from toolwire.harness.engine.payloads import case_payloads
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import DIALECTS, PAYLOAD_KINDS
 
 # Where a rule's negative evidence must come from.
 NEGATIVE_BY_CORPUS = "corpus"

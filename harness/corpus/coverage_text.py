@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from harness.corpus.coverage import NEGATIVE_BY_ADAPTER, CoverageReport
-from harness.model import DIALECTS, PAYLOAD_KINDS
+from toolwire.harness.corpus.coverage import NEGATIVE_BY_ADAPTER, CoverageReport
+from toolwire.harness.model import DIALECTS, PAYLOAD_KINDS
 
 _ZERO = "-"
 

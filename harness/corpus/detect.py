@@ -32,13 +32,13 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from conformance.conventions import result_is_error_by_convention
-from harness import json_text
-from harness.corpus.case import Interaction
-from harness.corpus.vocabulary import FEATURES
-from harness.dialects import get_codec
-from harness.errors import CorpusError, ToolwireError
-from harness.model import (
+from toolwire.conformance.conventions import result_is_error_by_convention
+from toolwire.harness import json_text
+from toolwire.harness.corpus.case import Interaction
+from toolwire.harness.corpus.vocabulary import FEATURES
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.errors import CorpusError, ToolwireError
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
     GEMINI,

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness import json_text
-from harness.corpus.cassette import is_http_url
-from harness.corpus.loader import display_path, read_yaml
-from harness.corpus.vocabulary import CASSETTE_VERSION
-from harness.errors import CorpusError
+from toolwire.harness import json_text
+from toolwire.harness.corpus.cassette import is_http_url
+from toolwire.harness.corpus.loader import display_path, read_yaml
+from toolwire.harness.corpus.vocabulary import CASSETTE_VERSION
+from toolwire.harness.errors import CorpusError
 
 
 @dataclass

@@ -1,17 +1,17 @@
 """`toolwire corpus add`: a cassette recorded elsewhere becomes a corpus case.
 
 The steps, each refusing with a one-line ``CorpusError``:
-1. read the cassette (``harness.corpus.foreign``: vcrpy or pytest-recording
+1. read the cassette (``toolwire.harness.corpus.foreign``: vcrpy or pytest-recording
    layout, compressed bodies decoded);
-2. scrub every exchange (``harness.corpus.scrub``) and store bodies the way
+2. scrub every exchange (``toolwire.harness.corpus.scrub``) and store bodies the way
    the writer does (indented JSON), with ``Content-Length`` matching them and
    no ``Content-Encoding`` / ``Transfer-Encoding``, so vcrpy replays them;
-3. detect the dialect and features (``harness.corpus.detect``);
+3. detect the dialect and features (``toolwire.harness.corpus.detect``);
 4. refuse a recording the corpus already holds (naming the case), and
    assign a readable id (``<main-feature>/<slug>``; a different recording
    under a taken slug gets a distinguishing word: dialect, model, tool)
    unless one is given;
-5. lint it (``harness.corpus.lint_gate``): a recording that breaks a MUST
+5. lint it (``toolwire.harness.corpus.lint_gate``): a recording that breaks a MUST
    rule is refused with its verdicts, or with ``negative`` kept as a
    negative case expecting exactly what lint finds;
 6. run the corpus validator on the finished file in a scratch corpus: what
@@ -35,11 +35,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from conformance.profiles import DEFAULT_PROFILE, PROFILES
-from harness import __version__, json_text
-from harness.atomic_write import write_atomic
-from harness.corpus.case import Interaction, frozen_headers
-from harness.corpus.detect import (
+from toolwire.conformance.profiles import DEFAULT_PROFILE, PROFILES
+from toolwire.harness import __version__, json_text
+from toolwire.harness.atomic_write import write_atomic
+from toolwire.harness.corpus.case import Interaction, frozen_headers
+from toolwire.harness.corpus.detect import (
     count_tool_calls,
     detect_dialect,
     detect_features,
@@ -49,21 +49,21 @@ from harness.corpus.detect import (
     request_model,
     slugify,
 )
-from harness.corpus.foreign import RawExchange, first_header, read_foreign_cassette
-from harness.corpus.lint_gate import lint_case_text, summary
-from harness.corpus.loader import display_path
-from harness.corpus.scrub import Scrubber
-from harness.corpus.validate import validate_corpus
-from harness.corpus.vocabulary import (
+from toolwire.harness.corpus.foreign import RawExchange, first_header, read_foreign_cassette
+from toolwire.harness.corpus.lint_gate import lint_case_text, summary
+from toolwire.harness.corpus.loader import display_path
+from toolwire.harness.corpus.scrub import Scrubber
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.corpus.vocabulary import (
     CASE_SUFFIXES,
     FEATURES,
     ID_PATTERN,
     METADATA_FORMAT,
     NEGATIVE_FEATURE,
 )
-from harness.corpus.writer import dump_case, write_case
-from harness.errors import CorpusError
-from harness.redaction import redact
+from toolwire.harness.corpus.writer import dump_case, write_case
+from toolwire.harness.errors import CorpusError
+from toolwire.harness.redaction import redact
 
 RECORDER = f"toolwire {__version__}"
 _DROPPED_RESPONSE_HEADERS = ("content-encoding", "transfer-encoding")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from harness.errors import ToolwireError
+from toolwire.harness.errors import ToolwireError
 
 SHOWN = 3  # verdicts quoted in a one-line problem; the rest are counted
 
@@ -35,7 +35,7 @@ class LintOutcome:
 
 def lint_case_text(text: str, source: str) -> LintOutcome:
     """Lint one case file as ``toolwire lint`` would."""
-    from harness.engine.lint import lint_text  # the engine imports the corpus
+    from toolwire.harness.engine.lint import lint_text  # the engine imports the corpus
 
     try:
         found = lint_text(text, source)

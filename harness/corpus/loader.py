@@ -15,20 +15,20 @@ from typing import Any
 
 import yaml
 
-from harness.corpus.case import Case
-from harness.corpus.cassette import check_top_level, parse_interactions
-from harness.corpus.metadata import parse_metadata
-from harness.corpus.vocabulary import CASE_SUFFIXES, closest
-from harness.errors import CorpusError
-from harness.json_text import digit_limit, is_digit_limit_error
-from harness.redaction import redact
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.corpus.cassette import check_top_level, parse_interactions
+from toolwire.harness.corpus.metadata import parse_metadata
+from toolwire.harness.corpus.vocabulary import CASE_SUFFIXES, closest
+from toolwire.harness.errors import CorpusError
+from toolwire.harness.json_text import digit_limit, is_digit_limit_error
+from toolwire.harness.redaction import redact
 
 try:  # libyaml is several times faster; fall back to the pure-Python loader.
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
-BUNDLED_PACKAGE = "harness._corpus"
+BUNDLED_PACKAGE = "toolwire._corpus"
 
 # libyaml recurses in C for each level of flow nesting ([ or {) and crashes
 # the process (a segmentation fault) somewhere past 20,000 levels; the pure

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from harness.corpus.case import Expect, ExpectedCall, Provenance, frozen_mapping
-from harness.corpus.vocabulary import (
+from toolwire.harness.corpus.case import Expect, ExpectedCall, Provenance, frozen_mapping
+from toolwire.harness.corpus.vocabulary import (
     EXPECT_KEYS,
     FEATURES,
     ID_PATTERN,
@@ -25,8 +25,8 @@ from harness.corpus.vocabulary import (
     TOOLWIRE_REQUIRED_KEYS,
     unknown_value_hint,
 )
-from harness.errors import CorpusError
-from harness.model import DIALECTS
+from toolwire.harness.errors import CorpusError
+from toolwire.harness.model import DIALECTS
 
 _ID = re.compile(ID_PATTERN)
 _URL = re.compile(r"^https?://[^\s/]+\S*$")

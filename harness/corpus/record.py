@@ -26,22 +26,22 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from harness import __version__, json_text
-from harness.corpus.detect import slugify
-from harness.corpus.foreign import read_foreign_cassette
-from harness.corpus.importer import RECORDER, AddOptions, AddResult, add_exchanges
-from harness.corpus.record_gemini import API_KEY_HEADER as GEMINI_KEY_HEADER
-from harness.corpus.record_gemini import gemini_endpoint, sent_body
-from harness.corpus.scrub import (
+from toolwire.harness import __version__, json_text
+from toolwire.harness.corpus.detect import slugify
+from toolwire.harness.corpus.foreign import read_foreign_cassette
+from toolwire.harness.corpus.importer import RECORDER, AddOptions, AddResult, add_exchanges
+from toolwire.harness.corpus.record_gemini import API_KEY_HEADER as GEMINI_KEY_HEADER
+from toolwire.harness.corpus.record_gemini import gemini_endpoint, sent_body
+from toolwire.harness.corpus.scrub import (
     SCRUBBED_HEADERS,
     SECRET_QUERY_PARAMETERS,
     Scrubber,
     is_secret_header,
 )
-from harness.errors import ToolwireError
-from harness.model import ANTHROPIC_MESSAGES, GEMINI, OPENAI_RESPONSES
-from harness.redaction import redact
-from harness.redirects import open_url
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI, OPENAI_RESPONSES
+from toolwire.harness.redaction import redact
+from toolwire.harness.redirects import open_url
 
 # The environment variable each dialect's key is read from by default (the
 # names the providers' own SDKs read).

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from harness.corpus.detect import gemini_path
+from toolwire.harness.corpus.detect import gemini_path
 
 API_KEY_HEADER = "x-goog-api-key"
 _TOOLWIRE_KEYS = ("model", "stream")

@@ -1,6 +1,6 @@
 """Scrubbing credentials out of an HTTP exchange before anything is written.
 
-The scrubber is a superset of the validator (``harness.corpus.secrets``): it
+The scrubber is a superset of the validator (``toolwire.harness.corpus.secrets``): it
 removes every header the validator forbids (and a few more credential
 headers), every key-like query parameter, and replaces with ``REDACTED``
 every string the validator calls key-like, in bodies (decoded JSON values,
@@ -18,7 +18,7 @@ scanned with its JSON escapes decoded.
 A stream is scrubbed event by event and then whole: each field it streams
 (text, a tool call's arguments, thinking) is joined across the events and
 scanned again, so a key streamed a few characters per event is replaced too
-(``harness.corpus.streamtext``).
+(``toolwire.harness.corpus.streamtext``).
 """
 
 from __future__ import annotations
@@ -31,13 +31,18 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from harness import json_text
-from harness.corpus.secrets import decoded_views, find_secrets, is_secret_name, merge_spans
-from harness.corpus.streamtext import joined_fields, read_events, replace_span, rewrite_events
-from harness.corpus.vocabulary import FORBIDDEN_HEADERS
+from toolwire.harness import json_text
+from toolwire.harness.corpus.secrets import decoded_views, find_secrets, is_secret_name, merge_spans
+from toolwire.harness.corpus.streamtext import (
+    joined_fields,
+    read_events,
+    replace_span,
+    rewrite_events,
+)
+from toolwire.harness.corpus.vocabulary import FORBIDDEN_HEADERS
 
 PLACEHOLDER = "REDACTED"
-# The kind harness.corpus.secrets gives a key-like query parameter in text.
+# The kind toolwire.harness.corpus.secrets gives a key-like query parameter in text.
 QUERY_PARAMETER_KIND = "API key query parameter"
 
 # Headers removed whatever their value: the validator's list plus other

@@ -24,8 +24,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from harness.corpus.streamtext import joined_fields, read_events
-from harness.corpus.vocabulary import FORBIDDEN_HEADERS
+from toolwire.harness.corpus.streamtext import joined_fields, read_events
+from toolwire.harness.corpus.vocabulary import FORBIDDEN_HEADERS
 
 # Not preceded by a key character, or preceded by a JSON escape such as \n
 # (a key at the start of a line inside a JSON string).
@@ -271,8 +271,8 @@ def _token_like(value: str) -> bool:
 
 
 def redact(text: str) -> str:
-    """``text`` with every secret masked: ``harness.redaction.redact``."""
-    from harness.redaction import redact as shared  # it builds on this module
+    """``text`` with every secret masked: ``toolwire.harness.redaction.redact``."""
+    from toolwire.harness.redaction import redact as shared  # it builds on this module
 
     return shared(text)
 

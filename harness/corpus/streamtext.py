@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness import json_text
+from toolwire.harness import json_text
 
 PathPart = str | int
 # Fields every event repeats (ids, names of the event and model): no model

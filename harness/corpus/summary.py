@@ -12,9 +12,9 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from harness import json_text
-from harness.corpus.case import Case, Interaction
-from harness.sse import parse_sse
+from toolwire.harness import json_text
+from toolwire.harness.corpus.case import Case, Interaction
+from toolwire.harness.sse import parse_sse
 
 _TEXT_LIMIT = 60
 

@@ -3,7 +3,7 @@
 Checks each file (YAML, both layers of the format, secrets), then the corpus
 as a whole (unique ids, twins, negative cases, rule codes, XML issue codes),
 parses every payload with its dialect codec, and finally lints every case
-that parsed (``harness.corpus.lint_gate``): a good case breaks no MUST rule,
+that parsed (``toolwire.harness.corpus.lint_gate``): a good case breaks no MUST rule,
 a negative case exactly the rules it declares.
 """
 
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.corpus.case import Case, Interaction
-from harness.corpus.lint_gate import lint_case_text, summary
-from harness.corpus.loader import (
+from toolwire.harness.corpus.case import Case, Interaction
+from toolwire.harness.corpus.lint_gate import lint_case_text, summary
+from toolwire.harness.corpus.loader import (
     bare_message,
     case_files,
     case_from_data,
@@ -26,8 +26,8 @@ from harness.corpus.loader import (
     read_case_file,
     read_yaml,
 )
-from harness.corpus.secrets import scan_cassette
-from harness.corpus.vocabulary import (
+from toolwire.harness.corpus.secrets import scan_cassette
+from toolwire.harness.corpus.vocabulary import (
     NEGATIVE_FEATURE,
     PREFERRED_SUFFIX,
     RULE_CODE_PATTERN,
@@ -35,9 +35,9 @@ from harness.corpus.vocabulary import (
     closest,
     unknown_value_hint,
 )
-from harness.dialects import DialectCodec, get_codec
-from harness.errors import CorpusError, ToolwireError
-from harness.model import QWEN_XML
+from toolwire.harness.dialects import DialectCodec, get_codec
+from toolwire.harness.errors import CorpusError, ToolwireError
+from toolwire.harness.model import QWEN_XML
 
 _RULE_CODE = re.compile(RULE_CODE_PATTERN)
 # A negative case expecting a schema violation may hold payloads its codec refuses.

@@ -9,8 +9,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping
 
-from conformance.profiles import PROFILES as PROFILE_DEFINITIONS
-from harness.dialects.qwen_xml.result import ISSUE_CODES
+from toolwire.conformance.profiles import PROFILES as PROFILE_DEFINITIONS
+from toolwire.harness.dialects.qwen_xml.result import ISSUE_CODES
 
 # The vcrpy cassette format toolwire reads (vcrpy has written version 1 since 1.0).
 CASSETTE_VERSION = 1
@@ -65,7 +65,7 @@ FORBIDDEN_HEADERS: frozenset[str] = frozenset(
 )
 
 # Issue codes a Qwen3-Coder XML parser reports for malformed tool-call text
-# (defined by harness.dialects.qwen_xml; the format document lists them too).
+# (defined by toolwire.harness.dialects.qwen_xml; the format document lists them too).
 XML_ISSUE_CODES: tuple[str, ...] = ISSUE_CODES
 
 TOOLWIRE_REQUIRED_KEYS: tuple[str, ...] = (

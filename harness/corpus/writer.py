@@ -17,11 +17,11 @@ from typing import Any
 
 import yaml
 
-from harness import json_text
-from harness.atomic_write import FileExistsRefused, write_atomic
-from harness.corpus.case import Case, Expect, Interaction, Provenance
-from harness.corpus.vocabulary import CASSETTE_VERSION, METADATA_FORMAT
-from harness.errors import CorpusError
+from toolwire.harness import json_text
+from toolwire.harness.atomic_write import FileExistsRefused, write_atomic
+from toolwire.harness.corpus.case import Case, Expect, Interaction, Provenance
+from toolwire.harness.corpus.vocabulary import CASSETTE_VERSION, METADATA_FORMAT
+from toolwire.harness.errors import CorpusError
 
 
 class _Literal(str):
@@ -106,7 +106,7 @@ def case_metadata(case: Case) -> dict[str, Any]:
 
 
 def write_case(path: Path, text: str, overwrite: bool = False) -> None:
-    """Write ``text`` to ``path`` atomically (harness.atomic_write). An
+    """Write ``text`` to ``path`` atomically (toolwire.harness.atomic_write). An
     existing file is kept unless ``overwrite``."""
     try:
         write_atomic(path, text, overwrite=overwrite)

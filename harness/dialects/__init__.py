@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from harness.dialects.base import DialectCodec
-from harness.errors import UnsupportedDialectError
-from harness.model import DIALECTS
+from toolwire.harness.dialects.base import DialectCodec
+from toolwire.harness.errors import UnsupportedDialectError
+from toolwire.harness.model import DIALECTS
 
 # name -> "module:attribute"; imported on first use so that loading one
 # dialect does not pay for the others.
 _CODECS: dict[str, str] = {
-    "openai-chat": "harness.dialects.openai_chat:OPENAI_CHAT_CODEC",
-    "deepseek-chat": "harness.dialects.openai_chat:DEEPSEEK_CHAT_CODEC",
-    "anthropic-messages": "harness.dialects.anthropic_messages:ANTHROPIC_MESSAGES_CODEC",
-    "qwen-xml": "harness.dialects.qwen_xml:QWEN_XML_CODEC",
-    "gemini": "harness.dialects.gemini:GEMINI_CODEC",
-    "openai-responses": "harness.dialects.openai_responses:OPENAI_RESPONSES_CODEC",
+    "openai-chat": "toolwire.harness.dialects.openai_chat:OPENAI_CHAT_CODEC",
+    "deepseek-chat": "toolwire.harness.dialects.openai_chat:DEEPSEEK_CHAT_CODEC",
+    "anthropic-messages": "toolwire.harness.dialects.anthropic_messages:ANTHROPIC_MESSAGES_CODEC",
+    "qwen-xml": "toolwire.harness.dialects.qwen_xml:QWEN_XML_CODEC",
+    "gemini": "toolwire.harness.dialects.gemini:GEMINI_CODEC",
+    "openai-responses": "toolwire.harness.dialects.openai_responses:OPENAI_RESPONSES_CODEC",
 }
 # Codecs already imported: a run asks for one per payload it parses.
 _LOADED: dict[str, DialectCodec] = {}

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from harness.model import Conversation, Response, SSEEvent, StreamTranscript
+from toolwire.harness.model import Conversation, Response, SSEEvent, StreamTranscript
 
 
 class DialectCodec(Protocol):

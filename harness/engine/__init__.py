@@ -4,7 +4,7 @@
 pytest plugin. Pure: no pytest, no click.
 """
 
-from harness.engine.runner import RunOptions, run_case
-from harness.engine.verdicts import Outcome, Verdict
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.verdicts import Outcome, Verdict
 
 __all__ = ["Outcome", "RunOptions", "Verdict", "run_case"]

@@ -24,14 +24,14 @@ import traceback
 from functools import cache
 from pathlib import Path
 
-import conformance
-import harness
-from harness.engine.collect import MAX_MESSAGE_CHARS, describe_error
+import toolwire.conformance
+import toolwire.harness
+from toolwire.harness.engine.collect import MAX_MESSAGE_CHARS, describe_error
 
 # The adapters that talk to a converter in another process.
-_OUT_OF_PROCESS = ("harness.adapters.cmd", "harness.adapters.http_adapter")
+_OUT_OF_PROCESS = ("toolwire.harness.adapters.cmd", "toolwire.harness.adapters.http_adapter")
 # The protocol's own module: a base class every adapter may share, never its code.
-_PROTOCOL_MODULE = "harness.adapters.base"
+_PROTOCOL_MODULE = "toolwire.harness.adapters.base"
 # Room kept for the location when an exception message is shortened.
 _LOCATION_ROOM = 250
 
@@ -111,7 +111,7 @@ def _root_of(module_name: str) -> Path | None:
 
 @cache
 def _toolwire_roots() -> tuple[Path, ...]:
-    packages = (harness, conformance)
+    packages = (toolwire.harness, toolwire.conformance)
     return tuple(Path(package.__file__ or "").resolve().parent for package in packages)
 
 

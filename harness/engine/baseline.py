@@ -14,9 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from conformance.catalogue import RULE_CODES
-from harness.engine.verdicts import Verdict
-from harness.errors import ToolwireError
+from toolwire.conformance.catalogue import RULE_CODES
+from toolwire.harness.engine.verdicts import Verdict
+from toolwire.harness.errors import ToolwireError
 
 
 class BaselineError(ToolwireError):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from conformance.catalogue import RULE_CODES
+from toolwire.conformance.catalogue import RULE_CODES
 
 REASON_PLACEHOLDER = "TODO: say why this failure is accepted"
 

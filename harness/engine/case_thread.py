@@ -23,8 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from harness.engine.children import child_pids, end_children_since
-from harness.engine.timeout import (
+from toolwire.harness.engine.children import child_pids, end_children_since
+from toolwire.harness.engine.timeout import (
     CallTimedOut,
     give_back_call_thread,
     install_exit_guard,

@@ -13,15 +13,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.catalogue import RULES_BY_CODE, Level
-from conformance.context import PayloadUnderTest
-from conformance.findings import Finding
-from harness.adapters.base import Direction
-from harness.engine.explain import finding_diff
-from harness.engine.verdicts import CONVERT, UNSUPPORTED, Located, Outcome, Verdict
-from harness.errors import WireFormatError
-from harness.redaction import redact
-from harness.schemas import validate_payload
+from toolwire.conformance.catalogue import RULES_BY_CODE, Level
+from toolwire.conformance.context import PayloadUnderTest
+from toolwire.conformance.findings import Finding
+from toolwire.harness.adapters.base import Direction
+from toolwire.harness.engine.explain import finding_diff
+from toolwire.harness.engine.verdicts import CONVERT, UNSUPPORTED, Located, Outcome, Verdict
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.redaction import redact
+from toolwire.harness.schemas import validate_payload
 
 # Messages quote code we do not control (exceptions, codec errors on huge
 # values): a report stays readable and bounded whatever the adapter did.

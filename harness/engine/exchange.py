@@ -40,19 +40,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from conformance.context import ConversionUnderTest, PayloadUnderTest
-from conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS
-from harness.adapters.base import Direction, LoadedAdapter, _accepts_keyword
-from harness.corpus.case import Case, Interaction
-from harness.engine.adapter_errors import describe_adapter_error
-from harness.engine.calls import AdapterCall, CallOutcome
-from harness.engine.collect import VerdictCollector
-from harness.engine.payloads import SourcePayload, case_payloads
-from harness.engine.runner import RunOptions, _expect_mapping, _read_output, _target_profile
-from harness.engine.timeout import CallTimedOut, call_with_timeout
-from harness.engine.verdicts import Verdict
-from harness.errors import WireFormatError
-from harness.model import PayloadKind
+from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest
+from toolwire.conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS
+from toolwire.harness.adapters.base import Direction, LoadedAdapter, _accepts_keyword
+from toolwire.harness.corpus.case import Case, Interaction
+from toolwire.harness.engine.adapter_errors import describe_adapter_error
+from toolwire.harness.engine.calls import AdapterCall, CallOutcome
+from toolwire.harness.engine.collect import VerdictCollector
+from toolwire.harness.engine.payloads import SourcePayload, case_payloads
+from toolwire.harness.engine.runner import (
+    RunOptions,
+    _expect_mapping,
+    _read_output,
+    _target_profile,
+)
+from toolwire.harness.engine.timeout import CallTimedOut, call_with_timeout
+from toolwire.harness.engine.verdicts import Verdict
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import PayloadKind
 
 # The adapter enforces its own per-request timeout; this margin only catches
 # an exchange that ignores it.

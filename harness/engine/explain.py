@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.catalogue import RULES_BY_CODE
-from conformance.findings import Finding
-from harness.engine.verdicts import Verdict
-from harness.redaction import redact
-from harness.rule_links import rule_url
+from toolwire.conformance.catalogue import RULES_BY_CODE
+from toolwire.conformance.findings import Finding
+from toolwire.harness.engine.verdicts import Verdict
+from toolwire.harness.redaction import redact
+from toolwire.harness.rule_links import rule_url
 
 MAX_DIFF_LINES = 12
 MAX_VALUE_CHARS = 80

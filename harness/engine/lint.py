@@ -17,20 +17,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.catalogue import RULES_BY_CODE
-from conformance.context import Exchange, PayloadUnderTest
-from conformance.findings import Finding
-from conformance.profiles import DEFAULT_PROFILE, PROFILES
-from conformance.registry import PAYLOAD_CHECKS, REPLAY_CHECKS
-from harness import json_text
-from harness.corpus.loader import read_yaml
-from harness.engine import lint_dialect, lint_xml
-from harness.engine.lint_dialect import DialectChoice
-from harness.engine.payloads import events_to_wire, parse_payload
-from harness.errors import CorpusError, ToolwireError
-from harness.model import DIALECTS, PayloadKind
-from harness.redaction import redact
-from harness.sse import parse_sse
+from toolwire.conformance.catalogue import RULES_BY_CODE
+from toolwire.conformance.context import Exchange, PayloadUnderTest
+from toolwire.conformance.findings import Finding
+from toolwire.conformance.profiles import DEFAULT_PROFILE, PROFILES
+from toolwire.conformance.registry import PAYLOAD_CHECKS, REPLAY_CHECKS
+from toolwire.harness import json_text
+from toolwire.harness.corpus.loader import read_yaml
+from toolwire.harness.engine import lint_dialect, lint_xml
+from toolwire.harness.engine.lint_dialect import DialectChoice
+from toolwire.harness.engine.payloads import events_to_wire, parse_payload
+from toolwire.harness.errors import CorpusError, ToolwireError
+from toolwire.harness.model import DIALECTS, PayloadKind
+from toolwire.harness.redaction import redact
+from toolwire.harness.sse import parse_sse
 
 
 class LintInputError(ToolwireError):
@@ -371,9 +371,9 @@ def _meta_choice(meta: Mapping[str, Any], key: str, valid: Sequence[str], source
 
 def _decoded(body: bytes | bytearray, headers: Mapping[str, Any], where: str) -> str:
     """A binary (``!!binary``) body decoded as `toolwire corpus add` decodes it."""
-    from harness.corpus.foreign import response_body_text
-    from harness.corpus.loader import bare_message
-    from harness.errors import CorpusError
+    from toolwire.harness.corpus.foreign import response_body_text
+    from toolwire.harness.corpus.loader import bare_message
+    from toolwire.harness.errors import CorpusError
 
     lists = {name: value if isinstance(value, list) else [value] for name, value in headers.items()}
     try:

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from harness.corpus.detect import ANTHROPIC_BLOCKS, XML_MARKERS, gemini_body, gemini_path
-from harness.model import (
+from toolwire.harness.corpus.detect import ANTHROPIC_BLOCKS, XML_MARKERS, gemini_body, gemini_path
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
     GEMINI,

@@ -27,14 +27,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.catalogue import RULES_BY_CODE
-from conformance.context import ConversionUnderTest, PayloadUnderTest
-from conformance.xml import CONVERSION_CHECKS
-from conformance.xml_oracle import assistant_markup_text, is_markup_call
-from harness.dialects.qwen_xml import render_call_xml
-from harness.engine.payloads import parse_payload
-from harness.errors import ToolwireError
-from harness.model import OPENAI_CHAT, QWEN_XML, ToolCall, Turn
+from toolwire.conformance.catalogue import RULES_BY_CODE
+from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest
+from toolwire.conformance.xml import CONVERSION_CHECKS
+from toolwire.conformance.xml_oracle import assistant_markup_text, is_markup_call
+from toolwire.harness.dialects.qwen_xml import render_call_xml
+from toolwire.harness.engine.payloads import parse_payload
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import OPENAI_CHAT, QWEN_XML, ToolCall, Turn
 
 
 def model_text(message: Turn) -> str:

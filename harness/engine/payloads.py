@@ -15,13 +15,13 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.context import PayloadUnderTest
-from harness import json_text
-from harness.corpus.case import Case, Interaction
-from harness.dialects import get_codec
-from harness.errors import ToolwireError, WireFormatError
-from harness.model import GEMINI, PayloadKind, SSEEvent, ToolDef
-from harness.sse import parse_sse
+from toolwire.conformance.context import PayloadUnderTest
+from toolwire.harness import json_text
+from toolwire.harness.corpus.case import Case, Interaction
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.errors import ToolwireError, WireFormatError
+from toolwire.harness.model import GEMINI, PayloadKind, SSEEvent, ToolDef
+from toolwire.harness.sse import parse_sse
 
 
 @dataclass(frozen=True)

@@ -15,14 +15,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from conformance.catalogue import RULE_CODES, RULES_BY_CODE
-from harness import __version__
-from harness.corpus.loader import case_files
-from harness.engine.explain import explain
-from harness.engine.session import RunResult
-from harness.engine.verdicts import OUTCOMES, Verdict
-from harness.errors import CorpusError
-from harness.reports.summary import rule_totals
+from toolwire.conformance.catalogue import RULE_CODES, RULES_BY_CODE
+from toolwire.harness import __version__
+from toolwire.harness.corpus.loader import case_files
+from toolwire.harness.engine.explain import explain
+from toolwire.harness.engine.session import RunResult
+from toolwire.harness.engine.verdicts import OUTCOMES, Verdict
+from toolwire.harness.errors import CorpusError
+from toolwire.harness.reports.summary import rule_totals
 
 RESULTS_FORMAT = 1
 

@@ -17,21 +17,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
-from conformance.profiles import DEFAULT_PROFILE
-from conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS, ROUNDTRIP_CHECKS
-from harness.adapters.base import Direction, LoadedAdapter, UnsupportedConversion
-from harness.corpus.case import Case
-from harness.corpus.loader import Corpus
-from harness.engine.adapter_errors import describe_adapter_error
-from harness.engine.calls import AdapterCall, CallOutcome, OnCall
-from harness.engine.case_thread import CaseBudget, JudgeAbandoned, judge_on_own_thread
-from harness.engine.collect import VerdictCollector, describe_error
-from harness.engine.payloads import SourcePayload, case_payloads, parse_payload
-from harness.engine.timeout import CallTimedOut
-from harness.engine.verdicts import Verdict
-from harness.engine.wire_values import InputCopies, NotWireValue
-from harness.errors import ToolwireError, WireFormatError
+from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
+from toolwire.conformance.profiles import DEFAULT_PROFILE
+from toolwire.conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS, ROUNDTRIP_CHECKS
+from toolwire.harness.adapters.base import Direction, LoadedAdapter, UnsupportedConversion
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.corpus.loader import Corpus
+from toolwire.harness.engine.adapter_errors import describe_adapter_error
+from toolwire.harness.engine.calls import AdapterCall, CallOutcome, OnCall
+from toolwire.harness.engine.case_thread import CaseBudget, JudgeAbandoned, judge_on_own_thread
+from toolwire.harness.engine.collect import VerdictCollector, describe_error
+from toolwire.harness.engine.payloads import SourcePayload, case_payloads, parse_payload
+from toolwire.harness.engine.timeout import CallTimedOut
+from toolwire.harness.engine.verdicts import Verdict
+from toolwire.harness.engine.wire_values import InputCopies, NotWireValue
+from toolwire.harness.errors import ToolwireError, WireFormatError
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -59,7 +59,7 @@ def run_case(
         return []  # negative cases are broken inputs for `toolwire lint`, not conversions
     if hasattr(adapter.implementation, "exchange"):
         # A proxy converts whole exchanges: both legs are judged there.
-        from harness.engine.exchange import run_exchanges  # it builds on this module
+        from toolwire.harness.engine.exchange import run_exchanges  # it builds on this module
 
         return run_exchanges(case, adapter, options, VerdictCollector(case.id, adapter.name))
     return judge_on_own_thread(

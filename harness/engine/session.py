@@ -1,6 +1,6 @@
 """A conformance run over a corpus: selection, baseline, broken-adapter detection.
 
-With ``jobs`` above 1 the cases run in worker processes (harness.engine.workers);
+With ``jobs`` above 1 the cases run in worker processes (toolwire.harness.engine.workers);
 the verdicts and their order are those of a serial run.
 """
 
@@ -13,17 +13,17 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from harness.adapters.base import LoadedAdapter
-from harness.corpus.case import Case
-from harness.corpus.loader import Corpus
-from harness.corpus.vocabulary import FEATURES
-from harness.engine.baseline import BaselineEntry, apply_baseline
-from harness.engine.gc_threshold import fewer_gc_passes
-from harness.engine.runner import RunOptions, run_case
-from harness.engine.verdicts import CONVERT, OUTCOMES, UNSUPPORTED, Verdict
-from harness.engine.workers import WorkerSetup, run_in_workers
-from harness.errors import ToolwireError
-from harness.model import DIALECTS
+from toolwire.harness.adapters.base import LoadedAdapter
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.corpus.loader import Corpus
+from toolwire.harness.corpus.vocabulary import FEATURES
+from toolwire.harness.engine.baseline import BaselineEntry, apply_baseline
+from toolwire.harness.engine.gc_threshold import fewer_gc_passes
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.verdicts import CONVERT, OUTCOMES, UNSUPPORTED, Verdict
+from toolwire.harness.engine.workers import WorkerSetup, run_in_workers
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import DIALECTS
 
 
 class SelectionError(ToolwireError):
@@ -83,9 +83,9 @@ class Selection:
 def _check_rule_glob(pattern: str) -> None:
     """``rule:GLOB`` must name at least one rule: one that names none would
     keep no verdict, and a run judging nothing must not read as a pass."""
-    from conformance.catalogue import RULES_BY_CODE
-    from harness.corpus.vocabulary import closest
-    from harness.rule_links import rules_index_url
+    from toolwire.conformance.catalogue import RULES_BY_CODE
+    from toolwire.harness.corpus.vocabulary import closest
+    from toolwire.harness.rule_links import rules_index_url
 
     if any(fnmatch.fnmatchcase(code, pattern) for code in RULES_BY_CODE):
         return

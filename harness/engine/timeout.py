@@ -5,7 +5,7 @@ thread and reported; the run goes on. Output is copied by the caller, so an
 abandoned call cannot change what was judged. Calls run in a few daemon
 threads kept from call to call (one is replaced when a call overruns in it),
 not in a thread per call. (A case's conversions are judged on one such thread,
-calling the adapter inline: harness.engine.case_thread.)
+calling the adapter inline: toolwire.harness.engine.case_thread.)
 
 An adapter that calls ``os._exit`` would end toolwire with the adapter's exit
 status (0 would read as a clean run, with no report). So while adapter calls

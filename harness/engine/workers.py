@@ -41,13 +41,13 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.corpus.loader import Corpus
-from harness.engine.adapter_output import send_stdout_to_stderr_for_good
-from harness.engine.collect import VerdictCollector, describe_error
-from harness.engine.gc_threshold import fewer_gc_passes
-from harness.engine.runner import RunOptions, run_case
-from harness.engine.verdicts import Verdict
-from harness.errors import ToolwireError
+from toolwire.harness.corpus.loader import Corpus
+from toolwire.harness.engine.adapter_output import send_stdout_to_stderr_for_good
+from toolwire.harness.engine.collect import VerdictCollector, describe_error
+from toolwire.harness.engine.gc_threshold import fewer_gc_passes
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.verdicts import Verdict
+from toolwire.harness.errors import ToolwireError
 
 if TYPE_CHECKING:  # ForkContext does not exist on Windows
     from multiprocessing.context import ForkContext, SpawnContext
@@ -309,9 +309,9 @@ def worker_main(setup: WorkerSetup, connection: Connection, corpus: Corpus | Non
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     send_stdout_to_stderr_for_good()  # the controller's stdout may carry the results JSON
     try:
-        from harness.adapters.lifecycle import adapter_session
-        from harness.adapters.loader import load_adapter
-        from harness.corpus.loader import load_corpus
+        from toolwire.harness.adapters.lifecycle import adapter_session
+        from toolwire.harness.adapters.loader import load_adapter
+        from toolwire.harness.corpus.loader import load_corpus
 
         adapter = load_adapter(setup.adapter_spec)
         if corpus is None:

@@ -21,13 +21,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from conformance.catalogue import RULES_BY_CODE
-from conformance.profiles import DEFAULT_PROFILE, PROFILES
-from harness.corpus.case import Case, Expect, ExpectedCall, Interaction, Provenance
-from harness.corpus.case import frozen_headers as _headers
-from harness.corpus.detect import detect_features
-from harness.corpus.writer import dump_case
-from harness.model import (
+from toolwire.conformance.catalogue import RULES_BY_CODE
+from toolwire.conformance.profiles import DEFAULT_PROFILE, PROFILES
+from toolwire.harness.corpus.case import Case, Expect, ExpectedCall, Interaction, Provenance
+from toolwire.harness.corpus.case import frozen_headers as _headers
+from toolwire.harness.corpus.detect import detect_features
+from toolwire.harness.corpus.writer import dump_case
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
     GEMINI,
@@ -36,9 +36,9 @@ from harness.model import (
     QWEN_XML,
     SSEEvent,
 )
-from harness.sse import render_sse
-from harness.strategies.plan import ExchangePlan
-from harness.strategies.render import render_request, render_response, render_stream
+from toolwire.harness.sse import render_sse
+from toolwire.harness.strategies.plan import ExchangePlan
+from toolwire.harness.strategies.render import render_request, render_response, render_stream
 
 FUZZ_SOURCE = Path("<toolwire fuzz>")
 

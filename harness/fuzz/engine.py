@@ -1,7 +1,7 @@
 """``fuzz``: generated conversations through an adapter, failures shrunk by Hypothesis.
 
 For each source dialect the adapter declares (or the ones asked for), valid
-exchanges are drawn (``harness.strategies``) and run through the engine's
+exchanges are drawn (``toolwire.harness.strategies``) and run through the engine's
 ``run_case`` exactly like corpus cases: every direction the adapter declares
 from that dialect, payload rules on the output, conversion rules against the
 source, and the round trip where the reverse direction exists. A ``fail``
@@ -28,13 +28,13 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from harness.adapters.base import LoadedAdapter
-from harness.engine.runner import DEFAULT_TIMEOUT, RunOptions, run_case
-from harness.engine.verdicts import CONVERT, Verdict
-from harness.errors import ToolwireError
-from harness.fuzz.cases import plan_case
-from harness.strategies.draw import exchange_plans
-from harness.strategies.plan import ExchangePlan
+from toolwire.harness.adapters.base import LoadedAdapter
+from toolwire.harness.engine.runner import DEFAULT_TIMEOUT, RunOptions, run_case
+from toolwire.harness.engine.verdicts import CONVERT, Verdict
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.fuzz.cases import plan_case
+from toolwire.harness.strategies.draw import exchange_plans
+from toolwire.harness.strategies.plan import ExchangePlan
 
 # The pseudo code of a generated payload the harness itself could not handle.
 GENERATOR = "fuzz.generator"

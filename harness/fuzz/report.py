@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harness.atomic_write import FileExistsRefused, FileWriteError, write_atomic
-from harness.engine.explain import explain
-from harness.fuzz.cases import cassette_name, cassette_text
-from harness.fuzz.engine import GENERATOR, FuzzFailure, FuzzReport
-from harness.strategies.render import render_request, render_response, render_stream
+from toolwire.harness.atomic_write import FileExistsRefused, FileWriteError, write_atomic
+from toolwire.harness.engine.explain import explain
+from toolwire.harness.fuzz.cases import cassette_name, cassette_text
+from toolwire.harness.fuzz.engine import GENERATOR, FuzzFailure, FuzzReport
+from toolwire.harness.strategies.render import render_request, render_response, render_stream
 
 
 def failing_kind(failure: FuzzFailure) -> str:

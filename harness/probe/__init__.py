@@ -20,7 +20,7 @@ Pure: no click, no pytest.
 
 from __future__ import annotations
 
-from harness.probe.profile import PROBE_VERSION, CapabilityProfile
-from harness.probe.runner import ProbeOptions, ProbeRun, run_probe
+from toolwire.harness.probe.profile import PROBE_VERSION, CapabilityProfile
+from toolwire.harness.probe.runner import ProbeOptions, ProbeRun, run_probe
 
 __all__ = ["PROBE_VERSION", "CapabilityProfile", "ProbeOptions", "ProbeRun", "run_probe"]

@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from harness.probe.observe import Call, Observation
-from harness.probe.tools import ToolAnswer
+from toolwire.harness.probe.observe import Call, Observation
+from toolwire.harness.probe.tools import ToolAnswer
 
 Status = Literal["pass", "fail", "partial"]
 STATUSES: tuple[Status, ...] = ("pass", "partial", "fail")

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.probe.evidence import (
+from toolwire.harness.probe.evidence import (
     LoopPoint,
     Notes,
     Status,
@@ -28,10 +28,10 @@ from harness.probe.evidence import (
     status_for,
     step_result,
 )
-from harness.probe.observe import STRUCTURED, Observation
-from harness.probe.requests import continued, first_request
-from harness.probe.session import Conversation, ProbeSession, refusal
-from harness.probe.tools import ADD, FAIL_ONCE, ToolAnswer, as_integer, run_tool
+from toolwire.harness.probe.observe import STRUCTURED, Observation
+from toolwire.harness.probe.requests import continued, first_request
+from toolwire.harness.probe.session import Conversation, ProbeSession, refusal
+from toolwire.harness.probe.tools import ADD, FAIL_ONCE, ToolAnswer, as_integer, run_tool
 
 ADD_A, ADD_B = 48213, 97351
 ADD_ASKED: Mapping[str, Any] = {"a": ADD_A, "b": ADD_B}

@@ -1,7 +1,7 @@
 """Reading one answer: which format the calls came in, and what they say.
 
 Every answer is read by the project's own codecs: the dialect's codec for a
-JSON body (``parse_response``) or an event stream (``harness.sse`` then
+JSON body (``parse_response``) or an event stream (``toolwire.harness.sse`` then
 ``parse_stream``, which reassembles the fragments). Structured calls are
 Anthropic ``tool_use`` blocks or OpenAI ``tool_calls``; when there are none,
 the text is searched for calls written as text (``textcalls``: Qwen XML,
@@ -14,10 +14,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness import json_text
-from harness.dialects import get_codec
-from harness.errors import ToolwireError
-from harness.model import (
+from toolwire.harness import json_text
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     GEMINI,
     OPENAI_RESPONSES,
@@ -26,10 +26,10 @@ from harness.model import (
     ThinkingBlock,
     ToolCall,
 )
-from harness.probe.textcalls import text_calls_from_fragments
-from harness.probe.tools import schema_failures, tool_defs
-from harness.probe.transport import Exchange
-from harness.sse import parse_sse
+from toolwire.harness.probe.textcalls import text_calls_from_fragments
+from toolwire.harness.probe.tools import schema_failures, tool_defs
+from toolwire.harness.probe.transport import Exchange
+from toolwire.harness.sse import parse_sse
 
 ANTHROPIC = "anthropic"
 OPENAI = "openai"

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness import __version__
-from harness.probe.evidence import Evidence, StepResult
+from toolwire.harness import __version__
+from toolwire.harness.probe.evidence import Evidence, StepResult
 
 # Bump when the steps, prompts, tools or judgements change.
 PROBE_VERSION = "1"

@@ -23,10 +23,10 @@ A model that returned no reasoning has nothing to replay: ``false``, ``pass``.
 
 from __future__ import annotations
 
-from harness.model import ANTHROPIC_MESSAGES, GEMINI, OPENAI_RESPONSES
-from harness.probe.evidence import Notes, Status, StepResult, step_result
-from harness.probe.requests import continued
-from harness.probe.session import Conversation, ProbeSession, refusal
+from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI, OPENAI_RESPONSES
+from toolwire.harness.probe.evidence import Notes, Status, StepResult, step_result
+from toolwire.harness.probe.requests import continued
+from toolwire.harness.probe.session import Conversation, ProbeSession, refusal
 
 # The rules a DeepSeek-style continuation without reasoning_content breaks
 # (docs/rules: the reasoning of a tool-call turn is missing, so the turn sent

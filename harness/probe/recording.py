@@ -2,7 +2,7 @@
 
 Each conversation becomes one case, ``DIR/probe/<model>/<conversation>.yaml``
 (id ``probe/<model>/<conversation>``), through the same pipeline as
-`toolwire record` and `toolwire corpus add` (``harness.corpus.importer``):
+`toolwire record` and `toolwire corpus add` (``toolwire.harness.corpus.importer``):
 scrubbed (credential headers removed, the API key and anything key-like
 replaced), dialect and features detected, validated as
 `toolwire corpus validate` validates, written atomically. Nothing is ever
@@ -25,17 +25,17 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from harness.corpus.detect import detect_dialect, detect_features, slugify
-from harness.corpus.foreign import RawExchange
-from harness.corpus.importer import RECORDER, AddOptions, AddResult, add_exchanges
-from harness.corpus.importer import scrubbed_interaction as _scrubbed
-from harness.corpus.loader import display_path
-from harness.corpus.scrub import Scrubber
-from harness.corpus.vocabulary import CASE_SUFFIXES, NEGATIVE_FEATURE
-from harness.errors import CorpusError, ToolwireError
-from harness.probe.runner import ProbeRun
-from harness.probe.session import Conversation
-from harness.redaction import redact
+from toolwire.harness.corpus.detect import detect_dialect, detect_features, slugify
+from toolwire.harness.corpus.foreign import RawExchange
+from toolwire.harness.corpus.importer import RECORDER, AddOptions, AddResult, add_exchanges
+from toolwire.harness.corpus.importer import scrubbed_interaction as _scrubbed
+from toolwire.harness.corpus.loader import display_path
+from toolwire.harness.corpus.scrub import Scrubber
+from toolwire.harness.corpus.vocabulary import CASE_SUFFIXES, NEGATIVE_FEATURE
+from toolwire.harness.errors import CorpusError, ToolwireError
+from toolwire.harness.probe.runner import ProbeRun
+from toolwire.harness.probe.session import Conversation
+from toolwire.harness.redaction import redact
 
 CASE_FOLDER = "probe"
 # Every conversation a run can file (session.conversation / session.file).

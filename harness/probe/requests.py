@@ -33,11 +33,11 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from harness.dialects import get_codec
-from harness.model import ANTHROPIC_MESSAGES, GEMINI, OPENAI_RESPONSES, Response
-from harness.probe import responses_api
-from harness.probe.observe import STRUCTURED, Observation
-from harness.probe.tools import ToolAnswer, anthropic_tools, gemini_tools, openai_tools
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI, OPENAI_RESPONSES, Response
+from toolwire.harness.probe import responses_api
+from toolwire.harness.probe.observe import STRUCTURED, Observation
+from toolwire.harness.probe.tools import ToolAnswer, anthropic_tools, gemini_tools, openai_tools
 
 SYSTEM_PROMPT = (
     "You are being tested for tool use. The tools have no side effects. "

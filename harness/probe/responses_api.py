@@ -20,9 +20,9 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from harness.dialects import get_codec
-from harness.model import OPENAI_RESPONSES, Response
-from harness.probe.tools import ToolAnswer, openai_tools
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.model import OPENAI_RESPONSES, Response
+from toolwire.harness.probe.tools import ToolAnswer, openai_tools
 
 _REPLAYED_ITEMS = ("message", "function_call", "reasoning")
 

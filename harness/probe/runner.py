@@ -15,19 +15,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from harness.corpus.record import RecordError
-from harness.errors import ToolwireError
-from harness.probe.evidence import Notes, StepResult, step_result
-from harness.probe.loops import NO_REPAIR, error_repair, single_tool_loop
-from harness.probe.observe import NONE
-from harness.probe.profile import Binding, CapabilityProfile, build_profile
-from harness.probe.reasoning import reasoning_state
-from harness.probe.schema import PROBE_DIALECTS
-from harness.probe.session import Conversation, ProbeSession, Sender
-from harness.probe.steps import STRING_ONLY, basic_format, parallel_calls, schema_adherence
-from harness.probe.streaming import streaming
-from harness.probe.transport import Endpoint, ProbeTimeout, post
-from harness.redaction import redact
+from toolwire.harness.corpus.record import RecordError
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.probe.evidence import Notes, StepResult, step_result
+from toolwire.harness.probe.loops import NO_REPAIR, error_repair, single_tool_loop
+from toolwire.harness.probe.observe import NONE
+from toolwire.harness.probe.profile import Binding, CapabilityProfile, build_profile
+from toolwire.harness.probe.reasoning import reasoning_state
+from toolwire.harness.probe.schema import PROBE_DIALECTS
+from toolwire.harness.probe.session import Conversation, ProbeSession, Sender
+from toolwire.harness.probe.steps import STRING_ONLY, basic_format, parallel_calls, schema_adherence
+from toolwire.harness.probe.streaming import streaming
+from toolwire.harness.probe.transport import Endpoint, ProbeTimeout, post
+from toolwire.harness.redaction import redact
 
 Step = Callable[[ProbeSession, Notes], StepResult]
 STEP_FUNCTIONS: tuple[Step, ...] = (

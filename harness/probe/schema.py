@@ -13,8 +13,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from harness.probe.evidence import STATUSES, STEPS
-from harness.schemas import format_json_path
+from toolwire.harness.probe.evidence import STATUSES, STEPS
+from toolwire.harness.schemas import format_json_path
 
 SCHEMA_ID = "https://schemas.toolwire.invalid/probe-profile.json"
 SCHEMA_LEVELS = ("strict-json-schema", "simple-object", "string-only")

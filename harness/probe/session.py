@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.probe.observe import Observation, observe
-from harness.probe.transport import Endpoint, Exchange, ProbeError, error_message, post
+from toolwire.harness.probe.observe import Observation, observe
+from toolwire.harness.probe.transport import Endpoint, Exchange, ProbeError, error_message, post
 
 # Statuses after which no step can succeed: stop with one clear line.
 _CREDENTIAL_STATUSES = (401, 403)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.probe.evidence import (
+from toolwire.harness.probe.evidence import (
     FORMAT_WORDS,
     Notes,
     Status,
@@ -23,10 +23,10 @@ from harness.probe.evidence import (
     status_for,
     step_result,
 )
-from harness.probe.observe import Call
-from harness.probe.requests import first_request
-from harness.probe.session import ProbeSession, refusal
-from harness.probe.tools import ADD, ECHO, TOOLS_BY_NAME
+from toolwire.harness.probe.observe import Call
+from toolwire.harness.probe.requests import first_request
+from toolwire.harness.probe.session import ProbeSession, refusal
+from toolwire.harness.probe.tools import ADD, ECHO, TOOLS_BY_NAME
 
 BASIC_ASKED: Mapping[str, Any] = {"message": "toolwire probe", "tag": "alpha"}
 BASIC_PROMPT = (

@@ -1,6 +1,6 @@
 """Step 7: steps 1 and 3 again, streamed.
 
-The answers are read as event streams (``harness.sse``) and reassembled by
+The answers are read as event streams (``toolwire.harness.sse``) and reassembled by
 the dialect codec's stream parser; calls written as text are fed to the
 Qwen XML parser fragment by fragment, as they arrive. Streaming tool use
 works when both streamed steps yield complete, schema-valid calls. When it
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from harness.probe.evidence import Notes, Status, StepResult, step_result
-from harness.probe.loops import add_loop
-from harness.probe.observe import Observation
-from harness.probe.requests import streamed
-from harness.probe.session import ProbeSession, refusal
-from harness.probe.tools import ECHO
+from toolwire.harness.probe.evidence import Notes, Status, StepResult, step_result
+from toolwire.harness.probe.loops import add_loop
+from toolwire.harness.probe.observe import Observation
+from toolwire.harness.probe.requests import streamed
+from toolwire.harness.probe.session import ProbeSession, refusal
+from toolwire.harness.probe.tools import ECHO
 
 
 def streaming(session: ProbeSession, notes: Notes) -> StepResult:

@@ -5,7 +5,7 @@ message text. Two forms are recognised:
 
 * ``xml``: Qwen3-Coder markup (``<tool_call><function=NAME><parameter=...>``,
   WIRE.md 1.4), read by the project's incremental parser
-  (``harness.dialects.qwen_xml``), values typed by the tools' schemas. A call
+  (``toolwire.harness.dialects.qwen_xml``), values typed by the tools' schemas. A call
   the parser rejects is never executable; its issue codes are kept.
 * ``json-text``: a JSON object ``{"name": ..., "arguments": {...}}`` (or
   ``parameters`` / ``input``) anywhere in the text: bare, in a code fence, or
@@ -21,8 +21,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.dialects.qwen_xml import CallSegment, QwenParse, QwenXmlParser, RejectedCall
-from harness.model import ToolDef
+from toolwire.harness.dialects.qwen_xml import CallSegment, QwenParse, QwenXmlParser, RejectedCall
+from toolwire.harness.model import ToolDef
 
 XML = "xml"
 JSON_TEXT = "json-text"

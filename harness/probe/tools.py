@@ -22,8 +22,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from harness.model import ToolDef
-from harness.schemas import format_json_path
+from toolwire.harness.model import ToolDef
+from toolwire.harness.schemas import format_json_path
 
 ECHO = "probe_echo"
 ADD = "probe_add"

@@ -22,16 +22,16 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from harness import __version__, json_text
-from harness.corpus.foreign import RawExchange
-from harness.corpus.record import ANTHROPIC_VERSION, endpoint_url
-from harness.corpus.record_gemini import API_KEY_HEADER as GEMINI_KEY_HEADER
-from harness.corpus.record_gemini import sent_body
-from harness.corpus.scrub import Scrubber, is_secret_header
-from harness.errors import ToolwireError
-from harness.model import ANTHROPIC_MESSAGES, GEMINI
-from harness.redaction import redact
-from harness.redirects import open_url
+from toolwire.harness import __version__, json_text
+from toolwire.harness.corpus.foreign import RawExchange
+from toolwire.harness.corpus.record import ANTHROPIC_VERSION, endpoint_url
+from toolwire.harness.corpus.record_gemini import API_KEY_HEADER as GEMINI_KEY_HEADER
+from toolwire.harness.corpus.record_gemini import sent_body
+from toolwire.harness.corpus.scrub import Scrubber, is_secret_header
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI
+from toolwire.harness.redaction import redact
+from toolwire.harness.redirects import open_url
 
 _MESSAGE_LIMIT = 200
 

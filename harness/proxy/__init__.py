@@ -11,7 +11,7 @@ describes the whole.
 
 from __future__ import annotations
 
-from harness.proxy.matching import MATCH_MODES, Matcher
-from harness.proxy.replay import ReceivedRequest, ReplayUpstream
+from toolwire.harness.proxy.matching import MATCH_MODES, Matcher
+from toolwire.harness.proxy.replay import ReceivedRequest, ReplayUpstream
 
 __all__ = ["MATCH_MODES", "Matcher", "ReceivedRequest", "ReplayUpstream"]

@@ -41,10 +41,10 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 from urllib.parse import urlsplit
 
-from conformance.conventions import strip_error_mark
-from harness.dialects import get_codec
-from harness.errors import ToolwireError
-from harness.model import (
+from toolwire.conformance.conventions import strip_error_mark
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import (
     Block,
     OpaqueBlock,
     TextBlock,

@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 from typing import IO
 
-from harness.errors import ToolwireError
-from harness.redaction import redact
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.redaction import redact
 
 HOST = "127.0.0.1"
 PLACEHOLDERS = ("upstream_url", "upstream_port", "port", "host")

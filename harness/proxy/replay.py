@@ -33,11 +33,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-from harness import json_text
-from harness.corpus.case import Interaction
-from harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
-from harness.errors import ToolwireError
-from harness.proxy.matching import (
+from toolwire.harness import json_text
+from toolwire.harness.corpus.case import Interaction
+from toolwire.harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.proxy.matching import (
     Matcher,
     RequestKey,
     find_match,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from harness.pytest_plugin.items import (
+from toolwire.harness.pytest_plugin.items import (
     SECTION_SHOULD,
     ToolwireCorpus,
     ToolwireFailure,
@@ -30,7 +30,7 @@ from harness.pytest_plugin.items import (
 if TYPE_CHECKING:
     from collections.abc import Generator
 
-    from harness.pytest_plugin.state import Judged, Setup
+    from toolwire.harness.pytest_plugin.state import Judged, Setup
 
 __all__ = ["ToolwireCorpus", "ToolwireFailure", "ToolwireItem"]
 
@@ -122,8 +122,8 @@ def _setup(config: pytest.Config) -> Setup | None:
     spec = _setting(config, OPTION_ADAPTER)
     if spec is None:
         return None
-    from harness.errors import ToolwireError
-    from harness.pytest_plugin.state import read_setup
+    from toolwire.harness.errors import ToolwireError
+    from toolwire.harness.pytest_plugin.state import read_setup
 
     worker = getattr(config, "workerinput", {}).get("workerid", "")
     timeout = _setting(config, OPTION_TIMEOUT)
@@ -162,7 +162,7 @@ def pytest_runtestloop(session: pytest.Session) -> Generator[None, object, objec
     """The items run as `toolwire run` judges: fewer garbage-collector passes."""
     if _SETUP not in session.config.stash:
         return (yield)
-    from harness.engine.gc_threshold import fewer_gc_passes
+    from toolwire.harness.engine.gc_threshold import fewer_gc_passes
 
     with fewer_gc_passes():
         return (yield)
@@ -174,7 +174,7 @@ def pytest_terminal_summary(
     judged = config.stash.get(_JUDGED, None)
     if judged is None or not judged.records or hasattr(config, "workerinput"):
         return  # nothing was judged (--collect-only, all deselected) or an xdist worker
-    from harness.pytest_plugin.summary import write_summary
+    from toolwire.harness.pytest_plugin.summary import write_summary
 
     write_summary(terminalreporter, judged)
 
@@ -185,7 +185,7 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     shipped = getattr(node, "workeroutput", {}).get(WORKER_OUTPUT)
     if not shipped:
         return
-    from harness.pytest_plugin.state import Judged
+    from toolwire.harness.pytest_plugin.state import Judged
 
     received = Judged.from_json(shipped)
     config = node.config
@@ -208,7 +208,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     report_dir = _setting(config, OPTION_REPORT_DIR)
     if report_dir is None or not judged.records:
         return
-    from harness.atomic_write import write_atomic
+    from toolwire.harness.atomic_write import write_atomic
 
     write_atomic(
         Path(report_dir) / "results.json",

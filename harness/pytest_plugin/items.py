@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from harness.corpus.case import Case
-    from harness.engine.verdicts import Verdict
-    from harness.pytest_plugin.state import Setup
+    from toolwire.harness.corpus.case import Case
+    from toolwire.harness.engine.verdicts import Verdict
+    from toolwire.harness.pytest_plugin.state import Setup
 
 # user_properties names (JUnit XML <property> elements)
 PROPERTY_SHOULD = "toolwire_should"
@@ -120,6 +120,6 @@ def case_outcome(verdicts: tuple[Verdict, ...]) -> tuple[str, str]:
 
 
 def _explained(verdicts: list[Verdict]) -> str:
-    from harness.engine.explain import explain
+    from toolwire.harness.engine.explain import explain
 
     return "\n\n".join(explain(v) for v in verdicts)

@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from harness.adapters.base import LoadedAdapter
-    from harness.corpus.case import Case
-    from harness.corpus.loader import Corpus
-    from harness.engine.baseline import BaselineEntry
-    from harness.engine.runner import RunOptions
-    from harness.engine.verdicts import Verdict
+    from toolwire.harness.adapters.base import LoadedAdapter
+    from toolwire.harness.corpus.case import Case
+    from toolwire.harness.corpus.loader import Corpus
+    from toolwire.harness.engine.baseline import BaselineEntry
+    from toolwire.harness.engine.runner import RunOptions
+    from toolwire.harness.engine.verdicts import Verdict
 
 
 @dataclass(frozen=True)
@@ -96,9 +96,9 @@ class Judged:
     # --- the results document ---------------------------------------------------
 
     def document(self) -> dict[str, Any]:
-        from harness.adapters.base import LoadedAdapter
-        from harness.engine.results import results_document
-        from harness.engine.session import RunResult
+        from toolwire.harness.adapters.base import LoadedAdapter
+        from toolwire.harness.engine.results import results_document
+        from toolwire.harness.engine.session import RunResult
 
         records = self.ordered()
         verdicts = tuple(self.verdicts())
@@ -127,7 +127,7 @@ class Judged:
 
 def _broken(cases: int, verdicts: tuple[Verdict, ...]) -> str | None:
     """As ``toolwire run`` says it: every judged case errored."""
-    from harness.engine.verdicts import CONVERT
+    from toolwire.harness.engine.verdicts import CONVERT
 
     errored = {v.case_id: v.message for v in verdicts if v.rule_code == CONVERT}
     if not cases or len(errored) < cases:
@@ -152,7 +152,7 @@ def _dump(verdict: Verdict) -> list[Any]:
 
 
 def _load(data: list[Any]) -> Verdict:
-    from harness.engine.verdicts import Located, Verdict
+    from toolwire.harness.engine.verdicts import Located, Verdict
 
     case_id, code, adapter, outcome, level, profile, message, found, directions, reason = data
     return Verdict(
@@ -182,8 +182,8 @@ class Setup:
 
     def judge(self, case: Case, index: int) -> CaseRecord:
         """Run the adapter over one case and judge it (once per session)."""
-        from harness.engine.baseline import apply_baseline
-        from harness.engine.runner import run_case
+        from toolwire.harness.engine.baseline import apply_baseline
+        from toolwire.harness.engine.runner import run_case
 
         found = self.judged.records.get(case.id)
         if found is not None:
@@ -205,10 +205,10 @@ def read_setup(
     worker: str,
 ) -> Setup:
     """Load what a session needs; a ToolwireError says what is wrong."""
-    from harness.adapters.loader import load_adapter
-    from harness.corpus.loader import bundled_corpus_root, load_corpus
-    from harness.engine.baseline import load_baseline
-    from harness.engine.runner import DEFAULT_TIMEOUT, RunOptions
+    from toolwire.harness.adapters.loader import load_adapter
+    from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
+    from toolwire.harness.engine.baseline import load_baseline
+    from toolwire.harness.engine.runner import DEFAULT_TIMEOUT, RunOptions
 
     corpus = load_corpus(Path(corpus_path) if corpus_path else bundled_corpus_root())
     adapter = load_adapter(spec)

@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from harness.pytest_plugin.state import Judged
+    from toolwire.harness.pytest_plugin.state import Judged
 
 # SHOULD lines listed in full; the rest are counted (results.json has them all).
 MAX_SHOULD_LINES = 50
 
 
 def write_summary(terminal: pytest.TerminalReporter, judged: Judged) -> None:
-    from harness.engine.verdicts import OUTCOMES
+    from toolwire.harness.engine.verdicts import OUTCOMES
 
     verdicts = judged.verdicts()
     terminal.section("toolwire")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from harness.reports.summary import Record, judged, status
+from toolwire.harness.reports.summary import Record, judged, status
 
 DEFAULT_LABEL = "toolwire"
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from harness.reports.html_report import CSP
-from harness.reports.html_style import STYLE
+from toolwire.harness.reports.html_report import CSP
+from toolwire.harness.reports.html_style import STYLE
 
 COUNTED = ("pass", "fail", "warn", "error", "unsupported")
 # An adapter spec naming an HTTP proxy under test (harness/adapters/http_adapter.py).

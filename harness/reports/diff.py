@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.reports.summary import FAILING, Record
+from toolwire.harness.reports.summary import FAILING, Record
 
 # Header fields whose change explains a changed result, as (label, path).
 HEADER_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (

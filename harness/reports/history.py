@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from harness.errors import ToolwireError
+from toolwire.harness.errors import ToolwireError
 
 # What counts as a finding: a verdict that says the converter is wrong.
 FINDING_OUTCOMES = frozenset({"fail", "warn", "error", "stale"})

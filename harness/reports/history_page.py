@@ -1,6 +1,6 @@
 """The release history page: ``reports/history/<name>/README.md`` and ``index.html``.
 
-Pure rendering of ``harness.reports.history`` data: the findings of every
+Pure rendering of ``toolwire.harness.reports.history`` data: the findings of every
 judged release per adapter, then each step between consecutive releases
 (the findings that appeared and disappeared, grouped by rule), each group
 beside the fixes of that release range that name its rule, or "no known
@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from harness.reports.history import Change, Fix, RunSummary, Step, findings, matches
-from harness.reports.html_report import CSP
-from harness.reports.html_style import STYLE
-from harness.reports.markdown import code, inline
+from toolwire.harness.reports.history import Change, Fix, RunSummary, Step, findings, matches
+from toolwire.harness.reports.html_report import CSP
+from toolwire.harness.reports.html_style import STYLE
+from toolwire.harness.reports.markdown import code, inline
 
 NO_FIX = "no known fix or issue"
 LIST_LIMIT = 12  # cases listed one per line; more are folded into one line

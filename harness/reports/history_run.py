@@ -1,4 +1,4 @@
-"""``python -m harness.reports.thirdparty --history NAME[=R1,R2,...]``: judge releases.
+"""``python -m toolwire.harness.reports.thirdparty --history NAME[=R1,R2,...]``: judge releases.
 
 For each release of ``[history.NAME]`` (``reports/thirdparty.toml``), in
 order and one at a time (installs are heavy):
@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from harness.reports.history import (
+from toolwire.harness.reports.history import (
     HistoryError,
     HistorySpec,
     RunSummary,
@@ -40,7 +40,7 @@ from harness.reports.history import (
     summary_from_json,
     summary_to_json,
 )
-from harness.reports.history_page import Page, render_history_html, render_history_markdown
+from toolwire.harness.reports.history_page import Page, render_history_html, render_history_markdown
 
 _REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 TITLES = {"litellm": "LiteLLM"}
@@ -118,7 +118,7 @@ def run_release(runner: Calls, spec: HistorySpec, release: str, adapters: Sequen
                 toolwire: Path | None) -> None:  # fmt: skip
     """Run every adapter on one release; write each one's summary.json (or problem.txt)."""
     # Imported here: thirdparty imports this module for --history.
-    from harness.reports.thirdparty import _run_problem
+    from toolwire.harness.reports.thirdparty import _run_problem
 
     for adapter in adapters:
         folder = history_dir(runner.reports, spec) / release / adapter
@@ -177,7 +177,7 @@ def write_page(reports: Path, spec: HistorySpec) -> Path:
     steps = tuple(diff_releases(runs, fixes))
     page = Page(
         title=TITLES.get(spec.name, spec.name),
-        command=f"python -m harness.reports.thirdparty --history {spec.name}",
+        command=f"python -m toolwire.harness.reports.thirdparty --history {spec.name}",
         generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         releases=spec.releases,
         runs=runs,

@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from harness.reports.html_style import STYLE
-from harness.reports.summary import (
+from toolwire.harness.reports.html_style import STYLE
+from toolwire.harness.reports.summary import (
     OUTCOMES,
     RULE_COLUMNS,
     Matrix,
@@ -28,7 +28,7 @@ from harness.reports.summary import (
     status,
     worst,
 )
-from harness.rule_links import rule_url
+from toolwire.harness.rule_links import rule_url
 
 MAX_ROWS = 5_000  # failing rows shown; the results JSON holds the rest
 FINDINGS_IN_EXPLANATION = 5  # explain() shows this many findings itself

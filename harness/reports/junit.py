@@ -15,8 +15,8 @@ import xml.etree.ElementTree as ET
 from datetime import datetime
 from typing import Any
 
-from harness.reports.summary import Record, adapter_label
-from harness.rule_links import rule_url
+from toolwire.harness.reports.summary import Record, adapter_label
+from toolwire.harness.rule_links import rule_url
 
 # Characters XML 1.0 cannot carry at all, even escaped: they are shown as \xNN.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")

@@ -12,9 +12,9 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from harness import json_text
-from harness.engine.results import RESULTS_FORMAT
-from harness.errors import ToolwireError
+from toolwire.harness import json_text
+from toolwire.harness.engine.results import RESULTS_FORMAT
+from toolwire.harness.errors import ToolwireError
 
 SCHEMA_RESOURCE = "results.schema.json"
 PRODUCE_HINT = (
@@ -30,7 +30,7 @@ class ResultsFileError(ToolwireError):
 
 def schema_text() -> str:
     """The published JSON Schema of the results document, as shipped."""
-    return files("harness.reports").joinpath(SCHEMA_RESOURCE).read_text(encoding="utf-8")
+    return files("toolwire.harness.reports").joinpath(SCHEMA_RESOURCE).read_text(encoding="utf-8")
 
 
 @cache

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from harness.reports.summary import (
+from toolwire.harness.reports.summary import (
     FAILING,
     OUTCOMES,
     RULE_COLUMNS,
@@ -27,7 +27,7 @@ from harness.reports.summary import (
     problems,
     status,
 )
-from harness.rule_links import rule_url
+from toolwire.harness.rule_links import rule_url
 
 DEFAULT_MAX_BYTES = 400_000
 MAX_ITEM_CHARS = 4_000  # one explanation never eats the budget

@@ -1,4 +1,4 @@
-"""``python -m harness.reports.proxies``: toolwire against real HTTP proxies.
+"""``python -m toolwire.harness.reports.proxies``: toolwire against real HTTP proxies.
 
 ``make integration`` runs it after ``make reports``. For each proxy of
 ``harness/reports/proxy_setups.py`` (``PROXIES``) it
@@ -34,10 +34,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from harness.adapters.http_adapter import KEEP_LOG_VARIABLE
-from harness.atomic_write import write_atomic
-from harness.reports.comparison import AdapterRow
-from harness.reports.proxy_setups import (
+from toolwire.harness.adapters.http_adapter import KEEP_LOG_VARIABLE
+from toolwire.harness.atomic_write import write_atomic
+from toolwire.harness.reports.comparison import AdapterRow
+from toolwire.harness.reports.proxy_setups import (
     PROXIES,
     ROOT,
     VENVS,
@@ -49,7 +49,7 @@ from harness.reports.proxy_setups import (
     proxy_command,
     write_config,
 )
-from harness.reports.thirdparty import Runner, read_text_or_empty
+from toolwire.harness.reports.thirdparty import Runner, read_text_or_empty
 
 DEFAULT_TIMEOUT = 60.0  # seconds per case: a proxy's first request loads a lot
 # Runs the command in a new user and network namespace whose only interface,
@@ -142,7 +142,7 @@ class ProxyRunner(Runner):
             toolwire = [
                 sys.executable,
                 "-m",
-                "harness",
+                "toolwire.harness",
                 "run",
                 "--adapter",
                 spec,
@@ -186,7 +186,7 @@ class ProxyRunner(Runner):
             render = [
                 sys.executable,
                 "-m",
-                "harness",
+                "toolwire.harness",
                 "report",
                 str(results),
                 "--format",
@@ -231,7 +231,7 @@ def _problem(code: int, results: Path) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m harness.reports.proxies",
+        prog="python -m toolwire.harness.reports.proxies",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

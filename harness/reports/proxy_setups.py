@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlencode
 
-from harness.errors import ToolwireError
+from toolwire.harness.errors import ToolwireError
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = ROOT / "integration"

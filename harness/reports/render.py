@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from harness.reports.badge import render_badge
-from harness.reports.html_report import render_html
-from harness.reports.junit import render_junit
-from harness.reports.markdown import render_markdown
-from harness.reports.summary import Record
+from toolwire.harness.reports.badge import render_badge
+from toolwire.harness.reports.html_report import render_html
+from toolwire.harness.reports.junit import render_junit
+from toolwire.harness.reports.markdown import render_markdown
+from toolwire.harness.reports.summary import Record
 
 Renderer = Callable[[Record], str]
 

@@ -1,4 +1,4 @@
-"""``python -m harness.reports.thirdparty``: regenerate the published reports.
+"""``python -m toolwire.harness.reports.thirdparty``: regenerate the published reports.
 
 For each adapter of ``reports/thirdparty.toml`` (one line each: entry-point
 name = optional extra), this
@@ -39,16 +39,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from harness.atomic_write import write_atomic
-from harness.errors import ToolwireError
-from harness.reports.comparison import (
+from toolwire.harness.atomic_write import write_atomic
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.reports.comparison import (
     AdapterRow,
     not_run,
     render_index_html,
     render_index_markdown,
     summarise,
 )
-from harness.reports.history import HistoryError, parse_history, parse_releases
+from toolwire.harness.reports.history import HistoryError, parse_history, parse_releases
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "reports" / "thirdparty.toml"
@@ -226,7 +226,7 @@ def read_text_or_empty(path: Path) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m harness.reports.thirdparty", description=__doc__
+        prog="python -m toolwire.harness.reports.thirdparty", description=__doc__
     )
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
                         help="run only this adapter (repeatable)")  # fmt: skip
@@ -257,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if not options.index_only:
         if options.reference or REFERENCE in options.only:
-            runner.run(REFERENCE, [sys.executable, "-m", "harness"])
+            runner.run(REFERENCE, [sys.executable, "-m", "toolwire.harness"])
         for entry in entries:
             if options.only and entry.name not in options.only:
                 continue
@@ -274,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _history(runner: Runner, option: str, table: Path, entries: Sequence[Entry],
              index_only: bool) -> int:  # fmt: skip
-    from harness.reports.history_run import run_history
+    from toolwire.harness.reports.history_run import run_history
 
     spec = parse_releases(option, parse_history(table.read_text(encoding="utf-8"), str(table)))
     adapters = [entry.name for entry in entries if entry.extra == spec.extra]

@@ -13,8 +13,13 @@ the extra fields real servers add.
 order; it backs the ``schema.request`` and ``schema.response`` rules.
 """
 
-from harness.schemas.loading import all_schemas, load_schema, schema_file_name, schema_registry
-from harness.schemas.validate import (
+from toolwire.harness.schemas.loading import (
+    all_schemas,
+    load_schema,
+    schema_file_name,
+    schema_registry,
+)
+from toolwire.harness.schemas.validate import (
     MAX_MESSAGE_CHARS,
     SchemaViolation,
     format_json_path,

@@ -1,4 +1,4 @@
-"""The predicates harness.schemas.quick compiles a schema into, one per
+"""The predicates toolwire.harness.schemas.quick compiles a schema into, one per
 keyword (or fused group of keywords), each deciding validity as jsonschema 4's
 keyword function does: its type checker, its ``equal``, ``re.search``, the
 same comparisons. A predicate may only say True where jsonschema would.

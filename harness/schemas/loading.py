@@ -21,8 +21,14 @@ from typing import Any
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from harness.errors import ToolwireError, UnsupportedDialectError
-from harness.model import ANTHROPIC_MESSAGES, DIALECTS, OPENAI_RESPONSES, PAYLOAD_KINDS, PayloadKind
+from toolwire.harness.errors import ToolwireError, UnsupportedDialectError
+from toolwire.harness.model import (
+    ANTHROPIC_MESSAGES,
+    DIALECTS,
+    OPENAI_RESPONSES,
+    PAYLOAD_KINDS,
+    PayloadKind,
+)
 
 SCHEMA_BASE_URI = "https://schemas.toolwire.invalid/"
 
@@ -60,7 +66,7 @@ def all_schemas() -> dict[str, dict[str, Any]]:
 
 @cache
 def _cached_schemas() -> dict[str, dict[str, Any]]:
-    folder = resources.files("harness.schemas")
+    folder = resources.files("toolwire.harness.schemas")
     schemas: dict[str, dict[str, Any]] = {}
     for entry in sorted(folder.iterdir(), key=lambda item: item.name):
         if entry.name.endswith(".json"):

@@ -11,7 +11,7 @@ keyword function decides validity (its type checker, its ``equal``,
 jsonschema for everything else, so every violation is still found, worded
 and ordered by jsonschema itself.
 
-The predicates themselves live in harness.schemas._quick_predicates. Two
+The predicates themselves live in toolwire.harness.schemas._quick_predicates. Two
 shapes the package schemas are made of get a fused form: an object schema
 (type, required and properties decided in one pass over a dict's keys) and
 a tagged union (an allOf of ``if: {K is "x"}, then: ...`` branches, where
@@ -30,10 +30,10 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from harness.model import PayloadKind
-from harness.schemas import _quick_predicates as kw
-from harness.schemas._quick_predicates import VALIDATING, Predicate, Unsupported
-from harness.schemas.loading import (
+from toolwire.harness.model import PayloadKind
+from toolwire.harness.schemas import _quick_predicates as kw
+from toolwire.harness.schemas._quick_predicates import VALIDATING, Predicate, Unsupported
+from toolwire.harness.schemas.loading import (
     _cached_schemas,
     cached_schema,
     schema_file_name,

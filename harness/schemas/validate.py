@@ -19,9 +19,9 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from harness.model import PayloadKind
-from harness.schemas.loading import cached_schema, schema_file_name, schema_registry
-from harness.schemas.quick import quick_validity
+from toolwire.harness.model import PayloadKind
+from toolwire.harness.schemas.loading import cached_schema, schema_file_name, schema_registry
+from toolwire.harness.schemas.quick import quick_validity
 
 # Long values (a whole tool result, a base64 image) must not flood a report.
 MAX_MESSAGE_CHARS = 200
@@ -63,7 +63,7 @@ def validate_payload(dialect: str, kind: PayloadKind, payload: Any) -> list[Sche
     quick = quick_validity(dialect, kind)
     if quick is not None:
         # Most payloads are valid: a fast yes skips jsonschema's explanations
-        # (harness.schemas.quick); anything else is explained by jsonschema.
+        # (toolwire.harness.schemas.quick); anything else is explained by jsonschema.
         try:
             if quick(payload):
                 return []

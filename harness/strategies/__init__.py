@@ -1,12 +1,12 @@
 """Hypothesis strategies that generate valid tool-calling traffic in every dialect.
 
 Needs Hypothesis: install ``toolwire[fuzz]`` (``pip install 'toolwire[fuzz]'``).
-``import harness`` never imports it; only this package does.
+``import toolwire.harness`` never imports it; only this package does.
 
 For a converter's own property tests::
 
     from hypothesis import given
-    from harness.strategies import requests
+    from toolwire.harness.strategies import requests
 
     @given(requests("openai-chat"))
     def test_my_converter_keeps_every_call(body):
@@ -22,7 +22,7 @@ Anthropic thinking with signatures and redacted thinking, DeepSeek
 pieces of arbitrary sizes.
 
 * ``exchange_plans(dialect)``: the dialect-neutral plan of a request and its
-  answer (``harness.strategies.plan``), for tests that want to know what a
+  answer (``toolwire.harness.strategies.plan``), for tests that want to know what a
   payload says;
 * ``requests(dialect)``, ``responses(dialect)``, ``streams(dialect)``: the
   JSON bodies (a stream in the adapter protocol's event-list form);
@@ -38,13 +38,13 @@ try:
     from hypothesis import strategies as st
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(
-        "harness.strategies needs Hypothesis: pip install 'toolwire[fuzz]'"
+        "toolwire.harness.strategies needs Hypothesis: pip install 'toolwire[fuzz]'"
     ) from error
 
-from harness.model import DIALECTS
-from harness.strategies.draw import exchange_plans
-from harness.strategies.plan import ExchangePlan
-from harness.strategies.render import render_request, render_response, render_stream
+from toolwire.harness.model import DIALECTS
+from toolwire.harness.strategies.draw import exchange_plans
+from toolwire.harness.strategies.plan import ExchangePlan
+from toolwire.harness.strategies.render import render_request, render_response, render_stream
 
 
 def requests(dialect: str, **options: Any) -> st.SearchStrategy[dict[str, Any]]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from harness.model import (
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
     DIALECTS,
@@ -35,7 +35,7 @@ from harness.model import (
     OPENAI_RESPONSES,
     QWEN_XML,
 )
-from harness.strategies.plan import (
+from toolwire.harness.strategies.plan import (
     MODELS,
     AssistantPlan,
     CallPlan,
@@ -48,7 +48,7 @@ from harness.strategies.plan import (
     TurnPlan,
     UserPlan,
 )
-from harness.strategies.values import (
+from toolwire.harness.strategies.values import (
     arguments_for,
     id_makers,
     make_id,

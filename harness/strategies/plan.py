@@ -1,7 +1,7 @@
 """A dialect-neutral plan of one generated exchange: what the conversation says.
 
-The Hypothesis strategies (``harness.strategies.draw``) draw a plan; the
-renderer (``harness.strategies.render``) writes it in a dialect. Keeping the
+The Hypothesis strategies (``toolwire.harness.strategies.draw``) draw a plan; the
+renderer (``toolwire.harness.strategies.render``) writes it in a dialect. Keeping the
 plan apart from any dialect means one plan describes the same conversation
 everywhere, and a shrunk plan reads as a short story: "a user asks, the
 assistant makes two calls, one result is an error".
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from harness.model import (
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
     GEMINI,

@@ -7,7 +7,7 @@ dialect's codec renders in its natural form. Streams are the codec's event
 sequence with each text, reasoning and arguments field cut into pieces
 (``fragments``), the way real servers send them.
 
-Pure functions, no Hypothesis: ``harness.strategies`` draws plans, this
+Pure functions, no Hypothesis: ``toolwire.harness.strategies`` draws plans, this
 module only writes them.
 """
 
@@ -19,11 +19,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from harness.adapters.reference.to_gemini import conversation_to_gemini, response_to_gemini
-from harness.dialects import get_codec
-from harness.dialects.qwen_xml.turns import unparse_turn
-from harness.engine.payloads import events_to_wire
-from harness.model import (
+from toolwire.harness.adapters.reference.to_gemini import conversation_to_gemini, response_to_gemini
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.dialects.qwen_xml.turns import unparse_turn
+from toolwire.harness.engine.payloads import events_to_wire
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
     GEMINI,
@@ -45,7 +45,7 @@ from harness.model import (
     Turn,
     Usage,
 )
-from harness.strategies.plan import (
+from toolwire.harness.strategies.plan import (
     AssistantPlan,
     CallPlan,
     ExchangePlan,

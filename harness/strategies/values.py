@@ -21,8 +21,14 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, GEMINI, OPENAI_RESPONSES, QWEN_XML
-from harness.strategies.plan import ToolPlan
+from toolwire.harness.model import (
+    ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
+    GEMINI,
+    OPENAI_RESPONSES,
+    QWEN_XML,
+)
+from toolwire.harness.strategies.plan import ToolPlan
 
 # The tags of Qwen3-Coder's markup (WIRE.md 1.4): text and string values that
 # contained them would be read as markup, so Qwen XML values never do.

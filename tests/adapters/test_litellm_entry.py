@@ -1,6 +1,6 @@
 """Where each LiteLLM release keeps the shims' entry points, without LiteLLM:
 fake modules shaped like the releases' (the real check is the history run,
-python -m harness.reports.thirdparty --history litellm)."""
+python -m toolwire.harness.reports.thirdparty --history litellm)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.thirdparty import _litellm_entry as entry
+from toolwire.harness.adapters.thirdparty import _litellm_entry as entry
 
 EXPERIMENTAL, PASS_THROUGH, MESSAGES = (
     "litellm.llms.anthropic.experimental_pass_through.adapters",

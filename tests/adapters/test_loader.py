@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-import harness
-from harness.adapters.base import Direction
-from harness.adapters.loader import load_adapter
-from harness.errors import AdapterLoadError
+import toolwire.harness
+from toolwire.harness.adapters.base import Direction
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.errors import AdapterLoadError
 
 SAMPLES = "tests.adapters.sample_adapters"
 
@@ -23,7 +23,7 @@ def test_module_attribute_spec_accepts_instance_class_and_factory(attribute: str
 
 
 def test_public_entry_point_is_harness_load_adapter() -> None:
-    adapter = harness.load_adapter(f"{SAMPLES}:ECHO")
+    adapter = toolwire.harness.load_adapter(f"{SAMPLES}:ECHO")
     assert adapter.spec == f"{SAMPLES}:ECHO"
 
 

@@ -9,24 +9,24 @@ from typing import Any
 
 import pytest
 
-import harness
-from harness.adapters.loader import load_adapter
-from harness.adapters.reference import ConversionError, ReferenceAdapter
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, GEMINI, OPENAI_CHAT, QWEN_XML
-from harness.sse import render_sse
+import toolwire.harness
 from tests.adapters.test_reference_support import (
     answer,
     corpus,
     payload_of,
     schema_violations,
 )
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.adapters.reference import ConversionError, ReferenceAdapter
+from toolwire.harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, GEMINI, OPENAI_CHAT, QWEN_XML
+from toolwire.harness.sse import render_sse
 
 ADAPTER = ReferenceAdapter()
 
 
 def test_load_adapter_reference_gives_the_declared_directions() -> None:
     loaded = load_adapter("reference")
-    assert (loaded.name, loaded.version) == ("reference", harness.__version__)
+    assert (loaded.name, loaded.version) == ("reference", toolwire.harness.__version__)
     pairs = {(d.source, d.target) for d in loaded.directions}
     assert pairs == {
         (OPENAI_CHAT, ANTHROPIC_MESSAGES),

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.reference import ReferenceAdapter
-from harness.adapters.reference.params import DEFAULT_MAX_TOKENS
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.adapters.reference.params import DEFAULT_MAX_TOKENS
+from toolwire.harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT
 
 ADAPTER = ReferenceAdapter()
 

@@ -7,18 +7,6 @@ from typing import Any
 
 import pytest
 
-from conformance.fidelity_response import check_stop_reason
-from conformance.semantic import comparable, relabel_ids
-from harness.adapters import UnsupportedConversion
-from harness.adapters.reference import DIRECTIONS
-from harness.engine.payloads import parse_payload
-from harness.model import (
-    ANTHROPIC_MESSAGES,
-    DEEPSEEK_CHAT,
-    OPENAI_CHAT,
-    PayloadKind,
-    Response,
-)
 from tests.adapters.test_reference_engine import declined_as_documented
 from tests.adapters.test_reference_support import (
     adapter_for,
@@ -29,6 +17,18 @@ from tests.adapters.test_reference_support import (
     positive_cases,
     schema_violations,
     semantic,
+)
+from toolwire.conformance.fidelity_response import check_stop_reason
+from toolwire.conformance.semantic import comparable, relabel_ids
+from toolwire.harness.adapters import UnsupportedConversion
+from toolwire.harness.adapters.reference import DIRECTIONS
+from toolwire.harness.engine.payloads import parse_payload
+from toolwire.harness.model import (
+    ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
+    OPENAI_CHAT,
+    PayloadKind,
+    Response,
 )
 
 

@@ -3,9 +3,9 @@ through the adapter spec users name (`reference`), with no special binding."""
 
 from __future__ import annotations
 
-from harness.adapters.loader import load_adapter
-from harness.engine.runner import RunOptions, run_case
 from tests.adapters.test_reference_support import corpus, positive_cases
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.engine.runner import RunOptions, run_case
 
 # Conversions the reference adapter declines on purpose (UnsupportedConversion):
 # case id -> what its message says. Never a pass, never an error.

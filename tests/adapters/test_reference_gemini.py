@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.reference import ReferenceAdapter
-from harness.model import GEMINI
 from tests.dialects import gemini_fixtures as fx
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.model import GEMINI
 
 REFERENCE = ReferenceAdapter()
 TARGETS = ("openai-chat", "anthropic-messages")

@@ -8,10 +8,6 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.reference import ReferenceAdapter
-from harness.dialects import get_codec
-from harness.dialects.qwen_xml.parser import parse_qwen_xml
-from harness.model import OPENAI_CHAT, QWEN_XML
 from tests.adapters.test_reference_support import (
     adapter_for,
     answer,
@@ -20,6 +16,10 @@ from tests.adapters.test_reference_support import (
     positive_cases,
     schema_violations,
 )
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.dialects.qwen_xml.parser import parse_qwen_xml
+from toolwire.harness.model import OPENAI_CHAT, QWEN_XML
 
 TOOLS = [
     {

@@ -8,12 +8,6 @@ from typing import Any
 
 import pytest
 
-from conformance.conventions import provider_bound
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.reference import ConversionError, ReferenceAdapter
-from harness.adapters.reference.streams import events_in
-from harness.dialects import get_codec
-from harness.model import ThinkingBlock
 from tests.dialects.responses_fixtures import (
     REASONING_REPLAY_REQUEST,
     REASONING_RESPONSE,
@@ -21,6 +15,12 @@ from tests.dialects.responses_fixtures import (
     TOOL_CALL_REQUEST,
     TRUNCATED_RESPONSE,
 )
+from toolwire.conformance.conventions import provider_bound
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.reference import ConversionError, ReferenceAdapter
+from toolwire.harness.adapters.reference.streams import events_in
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.model import ThinkingBlock
 
 RESPONSES, CHAT, ANTHROPIC = "openai-responses", "openai-chat", "anthropic-messages"
 ADAPTER = ReferenceAdapter()

@@ -1,6 +1,6 @@
 """Round trips A -> B -> A through the reference adapter give A back.
 
-Compared as the rules compare (``conformance.semantic.comparable``): text
+Compared as the rules compare (``toolwire.conformance.semantic.comparable``): text
 blocks joined with a documented separator say the same. The only other
 normalisations are what B cannot carry:
 
@@ -21,17 +21,6 @@ from typing import Any
 
 import pytest
 
-from conformance.semantic import MessageSummary, comparable
-from harness.adapters import UnsupportedConversion
-from harness.adapters.reference import DIRECTIONS
-from harness.model import (
-    ANTHROPIC_MESSAGES,
-    DEEPSEEK_CHAT,
-    GEMINI,
-    OPENAI_CHAT,
-    OPENAI_RESPONSES,
-    PayloadKind,
-)
 from tests.adapters.test_reference_engine import declined_as_documented
 from tests.adapters.test_reference_support import (
     ADAPTER,
@@ -39,6 +28,17 @@ from tests.adapters.test_reference_support import (
     payload_of,
     positive_cases,
     semantic,
+)
+from toolwire.conformance.semantic import MessageSummary, comparable
+from toolwire.harness.adapters import UnsupportedConversion
+from toolwire.harness.adapters.reference import DIRECTIONS
+from toolwire.harness.model import (
+    ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
+    GEMINI,
+    OPENAI_CHAT,
+    OPENAI_RESPONSES,
+    PayloadKind,
 )
 
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from conformance.semantic import (
+from toolwire.conformance.semantic import (
     SemCall,
     SemItem,
     SemMessage,
@@ -23,13 +23,13 @@ from conformance.semantic import (
     semantic_conversation,
     semantic_message,
 )
-from harness.adapters.reference import ReferenceAdapter
-from harness.corpus.case import Case, Interaction
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from harness.dialects import get_codec
-from harness.engine.payloads import with_url_model
-from harness.model import Conversation, PayloadKind, Response, SSEEvent
-from harness.schemas import validate_payload
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.corpus.case import Case, Interaction
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.engine.payloads import with_url_model
+from toolwire.harness.model import Conversation, PayloadKind, Response, SSEEvent
+from toolwire.harness.schemas import validate_payload
 
 ADAPTER = ReferenceAdapter()
 

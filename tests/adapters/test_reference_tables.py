@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.reference import ConversionError, ReferenceAdapter
-from harness.adapters.reference.ids import ANTHROPIC_ID, from_anthropic_id, to_anthropic_id
-from harness.errors import ToolwireError
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.reference import ConversionError, ReferenceAdapter
+from toolwire.harness.adapters.reference.ids import ANTHROPIC_ID, from_anthropic_id, to_anthropic_id
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT
 
 ADAPTER = ReferenceAdapter()
 WEATHER = {

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT
 from tests.adapters.test_reference_conventions import (
     ADAPTER,
     anthropic_body,
@@ -15,6 +14,7 @@ from tests.adapters.test_reference_conventions import (
     to_anthropic,
     tool_use,
 )
+from toolwire.harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT
 
 
 def _thinking(text: str, signature: str) -> dict[str, Any]:

@@ -17,52 +17,52 @@ from typing import Any
 
 import pytest
 
-from harness.adapters import loader as loader_module
-from harness.adapters.loader import load_adapter
-from harness.adapters.thirdparty import _replay
-from harness.errors import AdapterLoadError
+from toolwire.harness.adapters import loader as loader_module
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.adapters.thirdparty import _replay
+from toolwire.harness.errors import AdapterLoadError
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 # adapter name -> (module:class, extra, the module whose absence is reported)
 SHIMS: dict[str, tuple[str, str, str]] = {
     "litellm-anthropic-messages": (
-        "harness.adapters.thirdparty.litellm_messages:LiteLLMAnthropicMessagesAdapter",
+        "toolwire.harness.adapters.thirdparty.litellm_messages:LiteLLMAnthropicMessagesAdapter",
         "litellm",
         "litellm",
     ),
     "litellm-anthropic-chat": (
-        "harness.adapters.thirdparty.litellm_chat:LiteLLMAnthropicChatAdapter",
+        "toolwire.harness.adapters.thirdparty.litellm_chat:LiteLLMAnthropicChatAdapter",
         "litellm",
         "litellm",
     ),
     "litellm-deepseek": (
-        "harness.adapters.thirdparty.litellm_deepseek:LiteLLMDeepSeekAdapter",
+        "toolwire.harness.adapters.thirdparty.litellm_deepseek:LiteLLMDeepSeekAdapter",
         "litellm",
         "litellm",
     ),
     "anyllm-anthropic": (
-        "harness.adapters.thirdparty.anyllm_anthropic:AnyLLMAnthropicAdapter",
+        "toolwire.harness.adapters.thirdparty.anyllm_anthropic:AnyLLMAnthropicAdapter",
         "anyllm",
         "any_llm",
     ),
     "anyllm-messages": (
-        "harness.adapters.thirdparty.anyllm_messages:AnyLLMMessagesAdapter",
+        "toolwire.harness.adapters.thirdparty.anyllm_messages:AnyLLMMessagesAdapter",
         "anyllm",
         "any_llm",
     ),
     "anyllm-deepseek": (
-        "harness.adapters.thirdparty.anyllm_deepseek:AnyLLMDeepSeekAdapter",
+        "toolwire.harness.adapters.thirdparty.anyllm_deepseek:AnyLLMDeepSeekAdapter",
         "anyllm",
         "any_llm",
     ),
     "aisuite-anthropic": (
-        "harness.adapters.thirdparty.aisuite_anthropic:AisuiteAnthropicAdapter",
+        "toolwire.harness.adapters.thirdparty.aisuite_anthropic:AisuiteAnthropicAdapter",
         "aisuite",
         "aisuite",
     ),
     "aisuite-deepseek": (
-        "harness.adapters.thirdparty.aisuite_deepseek:AisuiteDeepSeekAdapter",
+        "toolwire.harness.adapters.thirdparty.aisuite_deepseek:AisuiteDeepSeekAdapter",
         "aisuite",
         "aisuite",
     ),

@@ -16,16 +16,16 @@ from typing import Any
 
 import pytest
 
-from harness.adapters import UnsupportedConversion
-from harness.adapters import loader as loader_module
-from harness.adapters.loader import load_adapter
-from harness.adapters.thirdparty import _envelopes, _offline
-from harness.adapters.thirdparty import _pydantic_ai_history as pydantic_history
-from harness.adapters.thirdparty.langchain_adapter import LangChainAdapter
-from harness.adapters.thirdparty.openai_agents_adapter import OpenAIAgentsAdapter
-from harness.adapters.thirdparty.pydantic_ai_adapter import PydanticAIAdapter
-from harness.adapters.thirdparty.sglang_qwen_adapter import SGLangQwenAdapter
-from harness.errors import AdapterLoadError
+from toolwire.harness.adapters import UnsupportedConversion
+from toolwire.harness.adapters import loader as loader_module
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.adapters.thirdparty import _envelopes, _offline
+from toolwire.harness.adapters.thirdparty import _pydantic_ai_history as pydantic_history
+from toolwire.harness.adapters.thirdparty.langchain_adapter import LangChainAdapter
+from toolwire.harness.adapters.thirdparty.openai_agents_adapter import OpenAIAgentsAdapter
+from toolwire.harness.adapters.thirdparty.pydantic_ai_adapter import PydanticAIAdapter
+from toolwire.harness.adapters.thirdparty.sglang_qwen_adapter import SGLangQwenAdapter
+from toolwire.harness.errors import AdapterLoadError
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
@@ -92,7 +92,7 @@ def test_every_shim_is_registered_with_an_extra_and_an_importable_class() -> Non
         assert cls.name == name
         pins = project["optional-dependencies"][extra]
         assert pins, f"extra {extra} is empty"
-    assert "harness.adapters.thirdparty" in _pyproject()["tool"]["setuptools"]["packages"]
+    assert "toolwire.harness.adapters.thirdparty" in _pyproject()["tool"]["setuptools"]["packages"]
 
 
 def test_importing_the_shims_imports_no_library() -> None:

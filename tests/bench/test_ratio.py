@@ -13,8 +13,8 @@ from types import ModuleType
 
 import pytest
 
-from harness.corpus.loader import bundled_corpus_root
 from tests.support.real_transcripts import PROJECT_ROOT
+from toolwire.harness.corpus.loader import bundled_corpus_root
 
 SCRIPT = PROJECT_ROOT / "benchmarks" / "ratio.py"
 

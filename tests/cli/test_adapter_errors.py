@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.reference import ReferenceAdapter
-from harness.engine.adapter_errors import describe_adapter_error, out_of_process, raised_at
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.engine.adapter_errors import describe_adapter_error, out_of_process, raised_at
 
 LIBRARY = """\
 def convert(payload, kind, source, target):
@@ -73,7 +73,7 @@ def test_an_exception_never_raised_has_no_location() -> None:
 def test_toolwires_own_frames_are_never_named() -> None:
     """The error comes from toolwire's payloads.py, called from here: the
     innermost frame outside toolwire (this test's) is named, not toolwire's."""
-    from harness.engine.payloads import wire_to_events
+    from toolwire.harness.engine.payloads import wire_to_events
 
     error = _raised(lambda: wire_to_events(42))
     found = raised_at(error, ReferenceAdapter())
@@ -82,7 +82,7 @@ def test_toolwires_own_frames_are_never_named() -> None:
 
 
 def test_cmd_and_http_adapters_run_elsewhere() -> None:
-    from harness.adapters.http_adapter import HttpProxyAdapter
+    from toolwire.harness.adapters.http_adapter import HttpProxyAdapter
 
     proxy = HttpProxyAdapter("http://127.0.0.1:9?front=openai-chat&back=openai-chat")
     assert out_of_process(proxy)

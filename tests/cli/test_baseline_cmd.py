@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
-from harness.cli.main import cli
+from toolwire.harness.cli.main import cli
 
 ADAPTERS = "tests.engine.test_adapters"
 

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from harness.adapters.reference import ReferenceAdapter
-from harness.cli.main import cli
-from harness.corpus.loader import bundled_corpus_root, load_corpus
 from tests.support.real_transcripts import PROJECT_ROOT
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.cli.main import cli
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
 
 WEATHER = "single-tool/weather-anthropic"
 WEATHER_OPENAI = "single-tool/weather-openai"
@@ -279,7 +279,15 @@ def test_what_the_adapter_echoes_from_its_environment_is_redacted(on_path: Path)
 def test_the_real_command_with_the_adapter_on_pythonpath(adapter_folder: Path) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(adapter_folder), str(PROJECT_ROOT)])}
     completed = subprocess.run(
-        [sys.executable, "-m", "harness", "convert", WEATHER, "--adapter", "mypkg.conv:Raising"],
+        [
+            sys.executable,
+            "-m",
+            "toolwire.harness",
+            "convert",
+            WEATHER,
+            "--adapter",
+            "mypkg.conv:Raising",
+        ],
         capture_output=True,
         text=True,
         timeout=120,

@@ -9,8 +9,6 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from conformance.profiles import PROFILES
-from harness.cli.main import cli
 from tests.corpus.factory import (
     OPENAI_RESPONSE,
     OPENAI_STREAM,
@@ -21,6 +19,8 @@ from tests.corpus.factory import (
     write_case_file,
 )
 from tests.corpus.fake_codec import install_fake_codecs
+from toolwire.conformance.profiles import PROFILES
+from toolwire.harness.cli.main import cli
 
 OPENAI_KEY = "sk-" + "proj-" + "Xy9_Zw8-" * 6 + "QrS7tUv6"
 
@@ -107,7 +107,7 @@ def test_list_json(root: Path) -> None:
 
 def test_default_corpus_is_the_bundled_one(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     twin_pair(root)
-    monkeypatch.setattr("harness.cli.corpus_cmd.bundled_corpus_root", lambda: root)
+    monkeypatch.setattr("toolwire.harness.cli.corpus_cmd.bundled_corpus_root", lambda: root)
     result = run("corpus", "list", "--format", "json")
     assert result.exit_code == 0
     assert [case["id"] for case in json.loads(result.output)["cases"]] == [

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from harness.cli.main import cli
 from tests.support.real_transcripts import PROJECT_ROOT, RealTranscript, load_real_transcripts
+from toolwire.harness.cli.main import cli
 
 
 def _lint(*args: str) -> Result:

@@ -13,9 +13,9 @@ from typing import Any
 import yaml
 from click.testing import CliRunner, Result
 
-from harness.cli.main import cli
-from harness.engine import lint_xml
-from harness.engine.payloads import parse_payload
+from toolwire.harness.cli.main import cli
+from toolwire.harness.engine import lint_xml
+from toolwire.harness.engine.payloads import parse_payload
 
 TOOLS = [
     {

@@ -9,8 +9,8 @@ from typing import Any
 import yaml
 from click.testing import CliRunner, Result
 
-from harness.cli.main import cli
-from harness.engine.lint import lint_report
+from toolwire.harness.cli.main import cli
+from toolwire.harness.engine.lint import lint_report
 
 
 def _lint(*args: str) -> Result:

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from harness.cli.main import cli
-from harness.corpus.loader import bundled_corpus_root, is_checkout_corpus
+from toolwire.harness.cli.main import cli
+from toolwire.harness.corpus.loader import bundled_corpus_root, is_checkout_corpus
 
 CASE_FILE = bundled_corpus_root() / "single-tool" / "array-arguments-openai.yaml"
 
@@ -18,9 +18,9 @@ def _run(*args: str) -> Result:
 
 
 def test_a_dotted_spec_is_answered_with_the_colon_form() -> None:
-    result = _run("run", "--adapter", "harness.adapters.reference.ReferenceAdapter")
+    result = _run("run", "--adapter", "toolwire.harness.adapters.reference.ReferenceAdapter")
     assert result.exit_code == 2
-    assert "did you mean harness.adapters.reference:ReferenceAdapter?" in result.output
+    assert "did you mean toolwire.harness.adapters.reference:ReferenceAdapter?" in result.output
 
 
 def test_a_file_path_spec_names_the_module_to_write_instead() -> None:
@@ -61,7 +61,7 @@ def test_corpus_add_without_corpus_refuses_to_write_into_an_installed_package(
 ) -> None:
     installed = tmp_path / "site-packages" / "toolwire" / "_corpus"
     installed.mkdir(parents=True)
-    monkeypatch.setattr("harness.cli.corpus_cmd.bundled_corpus_root", lambda: installed)
+    monkeypatch.setattr("toolwire.harness.cli.corpus_cmd.bundled_corpus_root", lambda: installed)
     cassette = tmp_path / "recorded.yaml"
     cassette.write_text("version: 1\ninteractions: []\n")
     result = _run("corpus", "add", str(cassette))

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from harness.adapters.cmd.protocol import schema_text
-from harness.cli.main import cli
 from tests.cmd_adapter.test_cmd_adapter import FAKE
+from toolwire.harness.adapters.cmd.protocol import schema_text
+from toolwire.harness.cli.main import cli
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "node-adapter"
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.adapters.base import LoadedAdapter, UnsupportedConversion
-from harness.adapters.cmd import AdapterProcessError, AdapterReportedError, CmdAdapter
-from harness.adapters.loader import load_adapter
-from harness.corpus.case import Case
-from harness.engine.runner import RunOptions, run_case
-from harness.errors import AdapterLoadError, ToolwireError
+from toolwire.harness.adapters.base import LoadedAdapter, UnsupportedConversion
+from toolwire.harness.adapters.cmd import AdapterProcessError, AdapterReportedError, CmdAdapter
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.errors import AdapterLoadError, ToolwireError
 
 FAKE = Path(__file__).with_name("fake_adapter.py")
 REQUEST = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}

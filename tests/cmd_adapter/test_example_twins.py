@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.base import LoadedAdapter
-from harness.adapters.cmd import CmdAdapter
-from harness.adapters.loader import load_adapter
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from harness.engine.runner import RunOptions, run_case
+from toolwire.harness.adapters.base import LoadedAdapter
+from toolwire.harness.adapters.cmd import CmdAdapter
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
+from toolwire.harness.engine.runner import RunOptions, run_case
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "node-adapter"
 NODE = shutil.which("node")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from harness.adapters.cmd.protocol import (
+from toolwire.harness.adapters.cmd.protocol import (
     ProtocolError,
     check_message,
     decode_line,
@@ -18,7 +18,7 @@ from harness.adapters.cmd.protocol import (
     schema_problem,
     schema_text,
 )
-from harness.model import DIALECTS, PAYLOAD_KINDS
+from toolwire.harness.model import DIALECTS, PAYLOAD_KINDS
 
 HANDSHAKE: dict[str, Any] = {
     "type": "handshake",
@@ -64,7 +64,9 @@ VALID: list[dict[str, Any]] = [
 
 
 def test_the_schema_is_a_valid_draft_2020_12_schema_shipped_as_package_data() -> None:
-    shipped = files("harness.adapters.cmd").joinpath("protocol.schema.json").read_text("utf-8")
+    shipped = (
+        files("toolwire.harness.adapters.cmd").joinpath("protocol.schema.json").read_text("utf-8")
+    )
     assert shipped == schema_text()
     Draft202012Validator.check_schema(json.loads(shipped))
 

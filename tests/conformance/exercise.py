@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from harness.corpus.case import Case
-from harness.engine.payloads import case_payloads
-from harness.model import (
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.engine.payloads import case_payloads
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     QWEN_XML,
     Conversation,

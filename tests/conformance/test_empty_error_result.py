@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from conformance.fidelity import PAYLOAD_CHECKS
-from harness.engine.payloads import parse_payload
+from toolwire.conformance.fidelity import PAYLOAD_CHECKS
+from toolwire.harness.engine.payloads import parse_payload
 
 CHECK = PAYLOAD_CHECKS["fidelity.empty_content"]
 ABSENT = object()

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance.conventions import error_envelope, read_result
 from tests.conformance.test_fidelity_corpus import (
     anthropic_request,
     conversion_codes,
     openai_request,
 )
+from toolwire.conformance.conventions import error_envelope, read_result
 
 CALL = {"id": "call_1", "type": "function", "function": {"name": "fetch", "arguments": "{}"}}
 

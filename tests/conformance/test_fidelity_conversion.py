@@ -7,11 +7,6 @@ from typing import Any
 
 import pytest
 
-from conformance import fidelity
-from conformance.context import ConversionUnderTest, RoundTripUnderTest
-from conformance.fidelity_arguments import json_equal
-from conformance.fidelity_view import pair_up
-from conformance.text import same_text
 from tests.conformance.test_fidelity_corpus import (
     anthropic_request,
     anthropic_response,
@@ -22,6 +17,11 @@ from tests.conformance.test_fidelity_corpus import (
     payload,
     roundtrip_codes,
 )
+from toolwire.conformance import fidelity
+from toolwire.conformance.context import ConversionUnderTest, RoundTripUnderTest
+from toolwire.conformance.fidelity_arguments import json_equal
+from toolwire.conformance.fidelity_view import pair_up
+from toolwire.conformance.text import same_text
 
 ASK = {"role": "user", "content": "Weather in Paris?"}
 TOOL_OPENAI = {

@@ -1,7 +1,7 @@
 """The ordering, fidelity and schema rules over the bundled corpus and the real recordings.
 
 The helpers at the top build payloads the way the engine does
-(``harness.engine.payloads.parse_payload``) and run every check of these
+(``toolwire.harness.engine.payloads.parse_payload``) and run every check of these
 three families (plus pairing, to show that one defect gives one code); the
 other test modules of these families import them.
 
@@ -22,21 +22,21 @@ from typing import Any
 
 import pytest
 
-from conformance import fidelity, ordering, pairing, schema
-from conformance.catalogue import get_rule, rules_in_family
-from conformance.context import (
+from tests.support.real_transcripts import load_real_transcripts
+from toolwire.conformance import fidelity, ordering, pairing, schema
+from toolwire.conformance.catalogue import get_rule, rules_in_family
+from toolwire.conformance.context import (
     ConversionUnderTest,
     PayloadUnderTest,
     RoundTripUnderTest,
 )
-from conformance.findings import Finding
-from conformance.profiles import DEFAULT_PROFILE
-from harness.corpus.loader import bundled_corpus_root, load_corpus
-from harness.engine.payloads import case_payloads, events_to_wire, parse_payload
-from harness.errors import WireFormatError
-from harness.model import Conversation, PayloadKind, ToolDef
-from harness.sse import parse_sse
-from tests.support.real_transcripts import load_real_transcripts
+from toolwire.conformance.findings import Finding
+from toolwire.conformance.profiles import DEFAULT_PROFILE
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.engine.payloads import case_payloads, events_to_wire, parse_payload
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import Conversation, PayloadKind, ToolDef
+from toolwire.harness.sse import parse_sse
 
 FAMILIES = ("ordering", "fidelity", "schema")
 MODULES = {"ordering": ordering, "fidelity": fidelity, "schema": schema}

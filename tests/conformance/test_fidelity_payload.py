@@ -7,9 +7,6 @@ from typing import Any
 
 import pytest
 
-from conformance import fidelity
-from harness.engine.payloads import events_to_wire
-from harness.model import SSEEvent
 from tests.conformance.test_fidelity_corpus import (
     anthropic_request,
     anthropic_response,
@@ -20,6 +17,9 @@ from tests.conformance.test_fidelity_corpus import (
     payload,
     payload_codes,
 )
+from toolwire.conformance import fidelity
+from toolwire.harness.engine.payloads import events_to_wire
+from toolwire.harness.model import SSEEvent
 
 ASK = {"role": "user", "content": "Weather in Paris?"}
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from conformance import fidelity
-from conformance.context import RoundTripUnderTest
 from tests.conformance.test_fidelity_corpus import (
     anthropic_request,
     anthropic_response,
@@ -14,6 +12,8 @@ from tests.conformance.test_fidelity_corpus import (
     openai_request,
     roundtrip_codes,
 )
+from toolwire.conformance import fidelity
+from toolwire.conformance.context import RoundTripUnderTest
 
 IMAGE = {"type": "image", "source": {"type": "url", "url": "https://example.com/cat.png"}}
 MESSAGES: list[Any] = [

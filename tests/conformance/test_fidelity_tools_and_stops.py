@@ -6,8 +6,6 @@ from typing import Any
 
 import pytest
 
-from conformance import fidelity
-from conformance.context import ConversionUnderTest
 from tests.conformance.test_fidelity_corpus import (
     anthropic_request,
     anthropic_response,
@@ -16,6 +14,8 @@ from tests.conformance.test_fidelity_corpus import (
     openai_request,
     openai_response,
 )
+from toolwire.conformance import fidelity
+from toolwire.conformance.context import ConversionUnderTest
 
 ASK = {"role": "user", "content": "Weather in Paris?"}
 TOOL_OPENAI = {

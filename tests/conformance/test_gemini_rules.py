@@ -8,15 +8,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conformance.context import PayloadUnderTest, RoundTripUnderTest
-from conformance.gemini_signatures import requires_signatures, same_signature
-from conformance.pairing import check_orphan_result, check_unanswered_call
-from conformance.reasoning_gemini import check_call_signature_lost
-from conformance.registry import ROUNDTRIP_CHECKS
-from harness.dialects import get_codec
-from harness.engine.lint import lint_report, lint_text
-from harness.model import GEMINI
 from tests.dialects import gemini_fixtures as fx
+from toolwire.conformance.context import PayloadUnderTest, RoundTripUnderTest
+from toolwire.conformance.gemini_signatures import requires_signatures, same_signature
+from toolwire.conformance.pairing import check_orphan_result, check_unanswered_call
+from toolwire.conformance.reasoning_gemini import check_call_signature_lost
+from toolwire.conformance.registry import ROUNDTRIP_CHECKS
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.engine.lint import lint_report, lint_text
+from toolwire.harness.model import GEMINI
 
 CODEC = get_codec(GEMINI)
 STD, URLSAFE = fx.SIGNATURE_STD, fx.SIGNATURE_URLSAFE

@@ -10,8 +10,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from conformance.catalogue import RULES, RULES_BY_CODE
-from conformance.levels import MUST_EVIDENCE, can_be_must, can_be_should, must_rules
+from toolwire.conformance.catalogue import RULES, RULES_BY_CODE
+from toolwire.conformance.levels import MUST_EVIDENCE, can_be_must, can_be_should, must_rules
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "conformance"
 MUST_WORD = re.compile(r"\bmust\b", re.IGNORECASE)

@@ -1,7 +1,7 @@
 """A long conversation is judged like a short one, and its defects are found where they are.
 
 The pairing and ordering rules read one timeline per conversation
-(conformance.timeline) instead of rescanning it per result: these tests pin
+(toolwire.conformance.timeline) instead of rescanning it per result: these tests pin
 that the verdicts did not change with it. No timing here: speed is measured
 by benchmarks/length.py, not asserted.
 """
@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
-from conformance.profiles import DEFAULT_PROFILE
-from conformance.registry import PAYLOAD_CHECKS
-from harness.adapters.loader import load_adapter
-from harness.engine.payloads import parse_payload
-from harness.engine.runner import run_case
-from harness.fuzz.cases import plan_case
-from harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT
-from harness.strategies.plan import weather_rounds
-from harness.strategies.render import render_request
+from toolwire.conformance.profiles import DEFAULT_PROFILE
+from toolwire.conformance.registry import PAYLOAD_CHECKS
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.engine.payloads import parse_payload
+from toolwire.harness.engine.runner import run_case
+from toolwire.harness.fuzz.cases import plan_case
+from toolwire.harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT
+from toolwire.harness.strategies.plan import weather_rounds
+from toolwire.harness.strategies.render import render_request
 
 LONG_ROUNDS = 667  # openai-chat: 1 + 3 x 667 = 2,002 messages
 

@@ -17,24 +17,24 @@ from typing import Any
 
 import pytest
 
-from conformance.catalogue import RULE_CODES
-from conformance.context import ConversionUnderTest, Exchange, RoundTripUnderTest
-from conformance.findings import Finding
-from conformance.registry import (
+from tests.conformance.exercise import EXERCISES, CaseView, view
+from toolwire.conformance.catalogue import RULE_CODES
+from toolwire.conformance.context import ConversionUnderTest, Exchange, RoundTripUnderTest
+from toolwire.conformance.findings import Finding
+from toolwire.conformance.registry import (
     CONVERSION_CHECKS,
     PAYLOAD_CHECKS,
     REPLAY_CHECKS,
     ROUNDTRIP_CHECKS,
 )
-from harness.adapters.base import check_adapter
-from harness.adapters.reference import ReferenceAdapter
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from harness.engine import collect
-from harness.engine.payloads import parse_payload
-from harness.engine.runner import RunOptions
-from harness.engine.session import run_corpus
-from harness.engine.verdicts import Verdict
-from tests.conformance.exercise import EXERCISES, CaseView, view
+from toolwire.harness.adapters.base import check_adapter
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
+from toolwire.harness.engine import collect
+from toolwire.harness.engine.payloads import parse_payload
+from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.session import run_corpus
+from toolwire.harness.engine.verdicts import Verdict
 
 
 @pytest.fixture(scope="module")

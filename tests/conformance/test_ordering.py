@@ -6,9 +6,6 @@ from typing import Any
 
 import pytest
 
-from conformance import ordering
-from conformance.context import ConversionUnderTest, RoundTripUnderTest
-from conformance.ordering_blocks import project
 from tests.conformance.test_fidelity_corpus import (
     anthropic_request,
     anthropic_response,
@@ -18,6 +15,9 @@ from tests.conformance.test_fidelity_corpus import (
     openai_response,
     payload_codes,
 )
+from toolwire.conformance import ordering
+from toolwire.conformance.context import ConversionUnderTest, RoundTripUnderTest
+from toolwire.conformance.ordering_blocks import project
 
 ASK = {"role": "user", "content": "Weather in Paris and Rome?"}
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance import ordering
-from conformance.catalogue import get_rule
-from conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
 from tests.conformance.test_fidelity_corpus import (
     anthropic_request,
     anthropic_response,
@@ -22,6 +19,9 @@ from tests.conformance.test_ordering import (
     _tool,
     _use,
 )
+from toolwire.conformance import ordering
+from toolwire.conformance.catalogue import get_rule
+from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
 
 CODE = "ordering.parallel_calls_split"
 

@@ -10,17 +10,17 @@ from typing import Any
 
 import pytest
 
-from conformance.catalogue import get_rule
-from conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
-from conformance.findings import Finding
-from conformance.profiles import DEFAULT_PROFILE
-from conformance.reasoning import CONVERSION_CHECKS, PAYLOAD_CHECKS, ROUNDTRIP_CHECKS
-from harness.corpus.case import Case
-from harness.corpus.loader import bundled_corpus_root, load_corpus
-from harness.dialects import get_codec
-from harness.model import Conversation, PayloadKind
-from harness.sse import parse_sse
 from tests.support.real_transcripts import load_real_transcripts
+from toolwire.conformance.catalogue import get_rule
+from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
+from toolwire.conformance.findings import Finding
+from toolwire.conformance.profiles import DEFAULT_PROFILE
+from toolwire.conformance.reasoning import CONVERSION_CHECKS, PAYLOAD_CHECKS, ROUNDTRIP_CHECKS
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.model import Conversation, PayloadKind
+from toolwire.harness.sse import parse_sse
 
 CORPUS = load_corpus(bundled_corpus_root())
 
@@ -551,9 +551,9 @@ def test_the_real_deepseek_replay_is_judged_and_holds() -> None:
 def test_each_rule_has_one_check_per_scope_of_the_catalogue(family: str) -> None:
     from importlib import import_module
 
-    from conformance.catalogue import rules_in_family
+    from toolwire.conformance.catalogue import rules_in_family
 
-    module = import_module(f"conformance.{family}")
+    module = import_module(f"toolwire.conformance.{family}")
     wired = {
         "payload": getattr(module, "PAYLOAD_CHECKS", {}),
         "conversion": getattr(module, "CONVERSION_CHECKS", {}),
@@ -580,7 +580,7 @@ def test_every_twin_is_a_faithful_conversion_for_these_families(
 ) -> None:
     # A twin is what a correct converter produces: no reasoning, xml or
     # stream conversion check may find fault with it, nor with the identity.
-    from conformance import stream, xml
+    from toolwire.conformance import stream, xml
 
     source = next(p for p in case_payloads(corpus_case(case_id)) if p.label == label)
     output = next(p for p in case_payloads(corpus_case(twin_id)) if p.label == label)
@@ -601,8 +601,8 @@ def test_every_twin_is_a_faithful_conversion_for_these_families(
 def test_replay_is_not_required_when_the_request_turns_thinking_mode_off() -> None:
     """DeepSeek documents the replay for thinking mode; `thinking: {type: disabled}`
     turns it off, so an earlier tool stretch without reasoning_content is fine."""
-    from conformance.reasoning import PAYLOAD_CHECKS as REASONING_CHECKS
-    from harness.engine.payloads import parse_payload
+    from toolwire.conformance.reasoning import PAYLOAD_CHECKS as REASONING_CHECKS
+    from toolwire.harness.engine.payloads import parse_payload
 
     messages = [
         {"role": "user", "content": "Roll a die."},

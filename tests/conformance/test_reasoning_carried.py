@@ -12,10 +12,6 @@ import copy
 from dataclasses import replace
 from typing import Any
 
-from conformance.catalogue import get_rule
-from conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
-from conformance.reasoning import CONVERSION_CHECKS, ROUNDTRIP_CHECKS
-from harness.engine.payloads import events_to_wire
 from tests.conformance.test_fidelity_corpus import (
     anthropic_request,
     anthropic_response,
@@ -24,6 +20,10 @@ from tests.conformance.test_fidelity_corpus import (
     payload,
 )
 from tests.conformance.test_reasoning import codes, interaction_payload
+from toolwire.conformance.catalogue import get_rule
+from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
+from toolwire.conformance.reasoning import CONVERSION_CHECKS, ROUNDTRIP_CHECKS
+from toolwire.harness.engine.payloads import events_to_wire
 
 REASONING = "The user wants Paris. I will call get_weather."
 THINKING = {"type": "thinking", "thinking": REASONING, "signature": "RXFzaWduZWQ="}

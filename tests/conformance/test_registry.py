@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.catalogue import RULES, RULES_BY_CODE
-from conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS, REPLAY_CHECKS, ROUNDTRIP_CHECKS
+from toolwire.conformance.catalogue import RULES, RULES_BY_CODE
+from toolwire.conformance.registry import (
+    CONVERSION_CHECKS,
+    PAYLOAD_CHECKS,
+    REPLAY_CHECKS,
+    ROUNDTRIP_CHECKS,
+)
 
 BY_SCOPE = {
     "payload": PAYLOAD_CHECKS,

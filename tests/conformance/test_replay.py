@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from conformance.context import Exchange, PayloadUnderTest
-from conformance.findings import Finding
-from conformance.profiles import DEFAULT_PROFILE
-from conformance.replay import REPLAY_CHECKS, check_assistant_altered
-from harness.dialects import get_codec
-from harness.sse import parse_sse
 from tests.conformance.test_reasoning import CORPUS, case_payloads, codes, corpus_case
 from tests.support.real_transcripts import RealTranscript, load_real_transcripts
+from toolwire.conformance.context import Exchange, PayloadUnderTest
+from toolwire.conformance.findings import Finding
+from toolwire.conformance.profiles import DEFAULT_PROFILE
+from toolwire.conformance.replay import REPLAY_CHECKS, check_assistant_altered
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.sse import parse_sse
 
 CODE = "replay.assistant_altered"
 
@@ -394,7 +394,7 @@ def test_hand_altered_real_recordings_fail() -> None:
 
 
 def _replayed_index(pair: list[Exchange]) -> int | None:
-    from conformance.replay import locate_replay
+    from toolwire.conformance.replay import locate_replay
 
     before, after = pair[0].request.conversation, pair[1].request.conversation
     assert pair[0].response is not None and pair[0].response.response is not None

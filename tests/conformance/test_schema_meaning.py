@@ -1,4 +1,4 @@
-"""conformance.schema_meaning: spellings that mean the same compare equal, edits that
+"""toolwire.conformance.schema_meaning: spellings that mean the same compare equal, edits that
 change what a validator accepts or what the model is told do not."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from conformance.schema_meaning import (
+from toolwire.conformance.schema_meaning import (
     first_meaning_difference,
     meaning,
     parameters_meaning,

@@ -1,4 +1,4 @@
-"""The fast "valid" of harness.schemas.quick agrees with jsonschema, payload for payload.
+"""The fast "valid" of toolwire.harness.schemas.quick agrees with jsonschema, payload for payload.
 
 ``validate_payload`` trusts a quick "valid" and asks jsonschema for anything
 else, so one wrong "valid" would hide a schema violation: the quick answer is
@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from harness.corpus.loader import bundled_corpus_root, load_corpus
-from harness.engine.payloads import events_to_wire
-from harness.model import DIALECTS, PAYLOAD_KINDS, PayloadKind
-from harness.schemas import load_schema, schema_registry, validate_payload
-from harness.schemas.quick import quick_validity
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.engine.payloads import events_to_wire
+from toolwire.harness.model import DIALECTS, PAYLOAD_KINDS, PayloadKind
+from toolwire.harness.schemas import load_schema, schema_registry, validate_payload
+from toolwire.harness.schemas.quick import quick_validity
 
 Sample = tuple[str, PayloadKind, Any]
 
@@ -61,7 +61,7 @@ def corpus_samples() -> tuple[Sample, ...]:
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_every_package_schema_has_a_quick_form(dialect: str, kind: PayloadKind) -> None:
     # None would mean jsonschema alone (correct, but slow): a schema gained a
-    # keyword harness.schemas.quick does not decide yet.
+    # keyword toolwire.harness.schemas.quick does not decide yet.
     assert quick_validity(dialect, kind) is not None
 
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance import schema
-from conformance.context import PayloadUnderTest
-from harness.model import SSEEvent
 from tests.conformance.test_fidelity_corpus import (
     anthropic_request,
     anthropic_response,
@@ -17,6 +14,9 @@ from tests.conformance.test_fidelity_corpus import (
     openai_response,
     payload,
 )
+from toolwire.conformance import schema
+from toolwire.conformance.context import PayloadUnderTest
+from toolwire.harness.model import SSEEvent
 
 ASK = {"role": "user", "content": "Hi"}
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from conformance.context import PayloadUnderTest
-from conformance.fidelity_response import check_empty_text_added, check_stop_reason_content
-from conformance.profiles import DEFAULT_PROFILE
-from harness.dialects import get_codec
-from harness.model import SSEEvent
+from toolwire.conformance.context import PayloadUnderTest
+from toolwire.conformance.fidelity_response import check_empty_text_added, check_stop_reason_content
+from toolwire.conformance.profiles import DEFAULT_PROFILE
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.model import SSEEvent
 
 TOOL_USE = {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Oslo"}}
 SERVER_TOOL_USE = {

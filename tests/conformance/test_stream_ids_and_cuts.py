@@ -7,11 +7,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conformance.stream import PAYLOAD_CHECKS
-from harness.adapters.reference import ReferenceAdapter
-from harness.model import SSEEvent
-from harness.schemas import validate_payload
-from harness.sse import parse_sse
 from tests.conformance.test_stream_rules import (
     DONE,
     END,
@@ -28,6 +23,11 @@ from tests.conformance.test_stream_rules import (
     two_calls,
     violated,
 )
+from toolwire.conformance.stream import PAYLOAD_CHECKS
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.model import SSEEvent
+from toolwire.harness.schemas import validate_payload
+from toolwire.harness.sse import parse_sse
 
 SDK_FIXTURES = Path(__file__).parents[1] / "dialects" / "sdk_fixtures"
 CUT_STREAM = SDK_FIXTURES / "anthropic-sdk-python" / "incomplete_partial_json_response.sse"

@@ -8,12 +8,6 @@ from typing import Any
 
 import pytest
 
-from conformance.context import ConversionUnderTest, PayloadUnderTest
-from conformance.findings import Finding
-from conformance.profiles import DEFAULT_PROFILE
-from conformance.stream import CONVERSION_CHECKS, PAYLOAD_CHECKS
-from harness.dialects import get_codec
-from harness.model import SSEEvent
 from tests.conformance.test_reasoning import (
     CORPUS,
     case_payloads,
@@ -21,6 +15,12 @@ from tests.conformance.test_reasoning import (
     interaction_payload,
     real_payloads,
 )
+from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest
+from toolwire.conformance.findings import Finding
+from toolwire.conformance.profiles import DEFAULT_PROFILE
+from toolwire.conformance.stream import CONVERSION_CHECKS, PAYLOAD_CHECKS
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.model import SSEEvent
 
 # --- building streams ----------------------------------------------------------
 
@@ -525,8 +525,8 @@ def test_the_real_streams_exercise_the_call_rules() -> None:
 def test_one_call_whose_whole_arguments_are_resent_is_partial_json_not_a_collision() -> None:
     """A server that repeats the complete arguments in each fragment breaks the
     join for one call; no second call was merged in."""
-    from conformance.stream import PAYLOAD_CHECKS as STREAM_CHECKS
-    from harness.engine.payloads import parse_payload
+    from toolwire.conformance.stream import PAYLOAD_CHECKS as STREAM_CHECKS
+    from toolwire.harness.engine.payloads import parse_payload
 
     def chunk(delta: dict[str, object], finish: str | None = None) -> dict[str, object]:
         return {

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.xml_lenient import recovered_call, value_alternatives
-from harness.dialects.qwen_xml import RejectedCall, parse_qwen_xml
-from harness.model import ToolDef
+from toolwire.conformance.xml_lenient import recovered_call, value_alternatives
+from toolwire.harness.dialects.qwen_xml import RejectedCall, parse_qwen_xml
+from toolwire.harness.model import ToolDef
 
 TOOL = ToolDef(
     "save",

@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from conformance.context import ConversionUnderTest, PayloadUnderTest
-from conformance.findings import Finding
-from conformance.xml import CONVERSION_CHECKS
-from conformance.xml_lenient import recovered_call
-from conformance.xml_values import same_json
-from harness.dialects import get_codec
-from harness.dialects.qwen_xml import parse_qwen_xml
-from harness.model import ToolDef
 from tests.conformance.test_reasoning import corpus_case, interaction_payload
+from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest
+from toolwire.conformance.findings import Finding
+from toolwire.conformance.xml import CONVERSION_CHECKS
+from toolwire.conformance.xml_lenient import recovered_call
+from toolwire.conformance.xml_values import same_json
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.dialects.qwen_xml import parse_qwen_xml
+from toolwire.harness.model import ToolDef
 
 TEXT_THEN_CALL = "qwen-xml/text-then-call"
 TWO_CALLS = "qwen-xml/two-typed-calls"

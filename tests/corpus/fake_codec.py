@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from harness.errors import WireFormatError
-from harness.model import SSEEvent
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import SSEEvent
 
 
 class FakeCodec:
@@ -45,5 +45,5 @@ def install_fake_codecs(monkeypatch: pytest.MonkeyPatch) -> dict[str, FakeCodec]
     def get_codec(dialect: str) -> FakeCodec:
         return codecs.setdefault(dialect, FakeCodec(dialect))
 
-    monkeypatch.setattr("harness.corpus.validate.get_codec", get_codec)
+    monkeypatch.setattr("toolwire.harness.corpus.validate.get_codec", get_codec)
     return codecs

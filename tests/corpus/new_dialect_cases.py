@@ -15,8 +15,8 @@ from typing import Any
 
 import yaml
 
-from harness.model import SSEEvent
-from harness.sse import parse_sse
+from toolwire.harness.model import SSEEvent
+from toolwire.harness.sse import parse_sse
 
 REPO = Path(__file__).resolve().parents[2]
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when built in

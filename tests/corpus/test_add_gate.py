@@ -11,13 +11,13 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from harness.cli.main import cli
-from harness.corpus.detect import readable_id, slugify
-from harness.corpus.importer import AddOptions, import_cassette
-from harness.corpus.loader import load_case
-from harness.corpus.validate import validate_corpus
-from harness.errors import CorpusError
 from tests.corpus.test_import import call, openai_answer, vcr_interaction, write_cassette
+from toolwire.harness.cli.main import cli
+from toolwire.harness.corpus.detect import readable_id, slugify
+from toolwire.harness.corpus.importer import AddOptions, import_cassette
+from toolwire.harness.corpus.loader import load_case
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.errors import CorpusError
 
 TOOL = {
     "type": "function",

@@ -10,18 +10,18 @@ from dataclasses import replace
 
 import pytest
 
-from conformance.semantic import (
+from toolwire.conformance.semantic import (
     MessageSummary,
     comparable,
     relabel_ids,
     semantic_conversation,
     semantic_message,
 )
-from harness.corpus.case import Case
-from harness.corpus.loader import bundled_corpus_root, load_corpus
-from harness.dialects import get_codec
-from harness.dialects.qwen_xml.parser import parse_qwen_xml
-from harness.engine.payloads import case_payloads
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.dialects.qwen_xml.parser import parse_qwen_xml
+from toolwire.harness.engine.payloads import case_payloads
 
 CORPUS = load_corpus(bundled_corpus_root())
 TWIN_PAIRS = sorted(

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.corpus.case import Case, Interaction, Provenance
-from harness.errors import CorpusError
-from harness.model import SSEEvent
+from toolwire.harness.corpus.case import Case, Interaction, Provenance
+from toolwire.harness.errors import CorpusError
+from toolwire.harness.model import SSEEvent
 
 
 def _interaction(

@@ -9,18 +9,18 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from conformance.catalogue import RULE_CODES
-from harness.adapters.loader import load_adapter
-from harness.cli.main import cli
-from harness.corpus.coverage import (
+from tests.corpus.factory import OPENAI_STREAM, interaction, make_case, twin_pair, write_case_file
+from toolwire.conformance.catalogue import RULE_CODES
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.cli.main import cli
+from toolwire.harness.corpus.coverage import (
     NEGATIVE_BY_ADAPTER,
     NEGATIVE_BY_CORPUS,
     corpus_coverage,
     direction_counts,
 )
-from harness.corpus.loader import load_corpus
-from harness.model import DIALECTS
-from tests.corpus.factory import OPENAI_STREAM, interaction, make_case, twin_pair, write_case_file
+from toolwire.harness.corpus.loader import load_corpus
+from toolwire.harness.model import DIALECTS
 
 ORPHAN = "negative/orphan-result"
 

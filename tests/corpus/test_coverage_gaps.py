@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from harness.corpus.case import Case, Interaction
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
+from toolwire.harness.corpus.case import Case, Interaction
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
 
 MINIMUM = 10
 SCHEMA_KEYWORDS = ("strict", "additionalProperties", "anyOf", "oneOf", "$ref", "$defs", "format")

@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.catalogue import RULES, RULES_BY_CODE
-from harness.adapters.loader import load_adapter
-from harness.corpus.coverage import (
+from toolwire.conformance.catalogue import RULES, RULES_BY_CODE
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.corpus.coverage import (
     NEGATIVE_BY_ADAPTER,
     NEGATIVE_BY_CORPUS,
     CoverageReport,
     corpus_coverage,
     negative_by,
 )
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
 
 
 @pytest.fixture(scope="module")

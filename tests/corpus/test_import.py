@@ -12,12 +12,12 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from harness.atomic_write import FileWriteError
-from harness.cli.main import cli
-from harness.corpus.importer import AddOptions, import_cassette
-from harness.corpus.loader import load_case
-from harness.corpus.validate import validate_corpus
-from harness.errors import CorpusError
+from toolwire.harness.atomic_write import FileWriteError
+from toolwire.harness.cli.main import cli
+from toolwire.harness.corpus.importer import AddOptions, import_cassette
+from toolwire.harness.corpus.loader import load_case
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.errors import CorpusError
 
 # Built from pieces so that no scanner sees a key-like literal in this file.
 HEADER_KEY = "sk-" + "proj-" + "H3ad3rK3y" * 4

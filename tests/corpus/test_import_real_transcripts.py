@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.corpus.importer import AddOptions, import_cassette
-from harness.corpus.loader import load_case
-from harness.corpus.validate import validate_corpus
-from harness.errors import CorpusError
 from tests.support.real_transcripts import RealTranscript, load_real_transcripts
+from toolwire.harness.corpus.importer import AddOptions, import_cassette
+from toolwire.harness.corpus.loader import load_case
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.errors import CorpusError
 
 KEY = "sk-" + "proj-" + "R3alTr4nscr1pt" * 3
 NEUTRAL_URI = "http://127.0.0.1:8000/proxy"

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from conformance.profiles import PROFILES
-from harness.corpus.loader import bundled_corpus_root, load_case, load_corpus
-from harness.errors import CorpusError
-from harness.model import DIALECTS
 from tests.corpus.factory import make_case, mutated, twin_pair, write_case_file
+from toolwire.conformance.profiles import PROFILES
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_case, load_corpus
+from toolwire.harness.errors import CorpusError
+from toolwire.harness.model import DIALECTS
 
 CASE_ID = "single-tool/weather-openai"
 SOURCE = "corpus/single-tool/weather-openai.yaml"
@@ -135,7 +135,7 @@ def test_loading_does_not_import_vcrpy(root: Path) -> None:
     write_case_file(root, CASE_ID, make_case(CASE_ID))
     code = (
         "import sys; from pathlib import Path\n"
-        "from harness.corpus.loader import load_corpus\n"
+        "from toolwire.harness.corpus.loader import load_corpus\n"
         "corpus = load_corpus(Path('corpus'))\n"
         "assert len(corpus) == 1\n"
         "print(sorted(m for m in sys.modules if m == 'vcr' or m.startswith('vcr.')))\n"

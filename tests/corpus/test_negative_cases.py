@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance.catalogue import RULES, RULES_BY_CODE
-from harness.corpus.case import Case
-from harness.corpus.loader import bundled_corpus_root, load_corpus
-from harness.engine.lint import LintViolation, lint_text
-from harness.model import SSEEvent
-from harness.sse import parse_sse, render_sse
+from toolwire.conformance.catalogue import RULES, RULES_BY_CODE
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.engine.lint import LintViolation, lint_text
+from toolwire.harness.model import SSEEvent
+from toolwire.harness.sse import parse_sse, render_sse
 
 CORPUS = load_corpus(bundled_corpus_root())
 NEGATIVE = [case for case in CORPUS if case.has_feature("negative")]

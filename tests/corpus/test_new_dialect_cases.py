@@ -16,18 +16,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.corpus.loader import bundled_corpus_root, case_files, case_id_for
-from harness.corpus.secrets import scan_cassette
-from harness.corpus.validate import validate_corpus
-from harness.corpus.vocabulary import (
-    FEATURES,
-    ID_PATTERN,
-    PROVENANCE_FIELDS,
-    TOOLWIRE_OPTIONAL_KEYS,
-    TOOLWIRE_REQUIRED_KEYS,
-)
-from harness.dialects import get_codec
-from harness.model import DIALECTS
 from tests.corpus.new_dialect_cases import (
     LOADER,
     NEW_DIALECTS,
@@ -35,6 +23,18 @@ from tests.corpus.new_dialect_cases import (
     cases_root,
     pending_cases,
 )
+from toolwire.harness.corpus.loader import bundled_corpus_root, case_files, case_id_for
+from toolwire.harness.corpus.secrets import scan_cassette
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.corpus.vocabulary import (
+    FEATURES,
+    ID_PATTERN,
+    PROVENANCE_FIELDS,
+    TOOLWIRE_OPTIONAL_KEYS,
+    TOOLWIRE_REQUIRED_KEYS,
+)
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.model import DIALECTS
 
 CASES = list(pending_cases())
 BY_ID = {case.id: case for case in CASES}

@@ -24,10 +24,10 @@ import vcr
 import yaml
 from click.testing import CliRunner, Result
 
-from harness.cli.main import cli
-from harness.corpus.loader import load_case
-from harness.corpus.record import endpoint_url
-from harness.corpus.validate import validate_corpus
+from toolwire.harness.cli.main import cli
+from toolwire.harness.corpus.loader import load_case
+from toolwire.harness.corpus.record import endpoint_url
+from toolwire.harness.corpus.validate import validate_corpus
 
 # Built from pieces so no scanner sees a key-like literal in this file.
 API_KEY = "sk-" + "proj-" + "R3c0rd1ngK3y" * 3 + "Zz9"
@@ -479,7 +479,7 @@ def test_the_temporary_cassette_vcrpy_writes_is_already_clean(
 ) -> None:
     # Scrubbing happens in vcrpy's hooks, before vcrpy writes anything: the
     # temporary cassette itself never holds the key, cookie or organisation.
-    from harness.corpus import record as record_module
+    from toolwire.harness.corpus import record as record_module
 
     seen: list[str] = []
     original = record_module.read_foreign_cassette

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from harness.cli.main import cli
-from harness.corpus.loader import load_case
-from harness.corpus.record import endpoint_url
 from tests.dialects import gemini_fixtures as fx
+from toolwire.harness.cli.main import cli
+from toolwire.harness.corpus.loader import load_case
+from toolwire.harness.corpus.record import endpoint_url
 
 API_KEY = "AIza" + "Sy" + "Gem1n1R3c0rdK3y" * 2 + "x0"
 KEY_ENV = "TOOLWIRE_TEST_GEMINI_KEY"

@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.corpus import secrets
-from harness.corpus.foreign import RawExchange
-from harness.corpus.importer import AddOptions, add_exchanges, scrubbed_interaction
-from harness.corpus.scrub import PLACEHOLDER, SCRUBBED_HEADERS, Scrubber
-from harness.corpus.secrets import find_key_like, scan_cassette
-from harness.corpus.validate import validate_corpus
-from harness.corpus.vocabulary import FORBIDDEN_HEADERS
-from harness.corpus.writer import dump_case
-from harness.errors import CorpusError
+from toolwire.harness.corpus import secrets
+from toolwire.harness.corpus.foreign import RawExchange
+from toolwire.harness.corpus.importer import AddOptions, add_exchanges, scrubbed_interaction
+from toolwire.harness.corpus.scrub import PLACEHOLDER, SCRUBBED_HEADERS, Scrubber
+from toolwire.harness.corpus.secrets import find_key_like, scan_cassette
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.corpus.vocabulary import FORBIDDEN_HEADERS
+from toolwire.harness.corpus.writer import dump_case
+from toolwire.harness.errors import CorpusError
 
 # One sample per kind the validator knows (built from pieces: no literal keys here).
 SAMPLES: dict[str, str] = {

@@ -7,7 +7,9 @@ import random
 import pytest
 import yaml
 
-from harness.corpus.secrets import (
+from tests.corpus.factory import make_case, mutated
+from tests.support.real_transcripts import load_real_transcripts
+from toolwire.harness.corpus.secrets import (
     decoded_views,
     find_key_like,
     find_secrets,
@@ -16,9 +18,7 @@ from harness.corpus.secrets import (
     scan_cassette,
     scan_text,
 )
-from harness.redaction import redact
-from tests.corpus.factory import make_case, mutated
-from tests.support.real_transcripts import load_real_transcripts
+from toolwire.harness.redaction import redact
 
 # Built from pieces so that no scanner ever sees a key-like literal in this file.
 OPENAI_KEY = "sk-" + "T3BlbkFJ" + "a1B2c3D4e5F6g7H8i9J0kLmN"
@@ -267,7 +267,7 @@ def test_streams_of_several_blocks_and_calls_are_joined_per_field() -> None:
         return "data: " + json.dumps({"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]})
 
     body = "\n\n".join([chunk(0, '{"a": '), chunk(1, '{"b": '), chunk(0, "1}"), chunk(1, "2}")])
-    from harness.corpus.streamtext import joined_fields, read_events
+    from toolwire.harness.corpus.streamtext import joined_fields, read_events
 
     texts = sorted(joined.text for joined in joined_fields(read_events(body.split("\n"))))
     assert '{"a": 1}' in texts and '{"b": 2}' in texts

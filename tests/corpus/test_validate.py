@@ -4,8 +4,6 @@ from pathlib import Path
 
 import pytest
 
-from harness.corpus.lint_gate import LintOutcome
-from harness.corpus.validate import Problem, validate_corpus
 from tests.corpus.factory import (
     OPENAI_STREAM,
     interaction,
@@ -15,6 +13,8 @@ from tests.corpus.factory import (
     write_case_file,
 )
 from tests.corpus.fake_codec import FakeCodec, install_fake_codecs
+from toolwire.harness.corpus.lint_gate import LintOutcome
+from toolwire.harness.corpus.validate import Problem, validate_corpus
 
 OPENAI_KEY = "sk-" + "proj-" + "Xy9_Zw8-" * 6 + "QrS7tUv6"
 
@@ -32,7 +32,7 @@ def codecs(monkeypatch: pytest.MonkeyPatch) -> dict[str, FakeCodec]:
     """Fake codecs; the lint step, which needs the real ones, sees nothing to judge
     (tests/corpus/test_lint_gate.py judges real cases)."""
     monkeypatch.setattr(
-        "harness.corpus.validate.lint_case_text",
+        "toolwire.harness.corpus.validate.lint_case_text",
         lambda text, source: LintOutcome((), (), (), unreadable="fake codecs"),
     )
     return install_fake_codecs(monkeypatch)
@@ -254,7 +254,7 @@ def test_missing_codec_reported_once(root: Path, monkeypatch: pytest.MonkeyPatch
     def broken(dialect: str) -> FakeCodec:
         raise ImportError(f"No module named 'codec_{dialect}'")
 
-    monkeypatch.setattr("harness.corpus.validate.get_codec", broken)
+    monkeypatch.setattr("toolwire.harness.corpus.validate.get_codec", broken)
     write_case_file(root, "a", make_case("a"))
     write_case_file(root, "b", make_case("b"))
     assert _lines(root) == [

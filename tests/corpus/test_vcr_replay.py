@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import vcr
 
-from harness.corpus.loader import load_case
-from harness.corpus.writer import case_metadata, dump_case, write_case
 from tests.corpus.factory import OPENAI_STREAM, interaction, make_case, write_case_file
+from toolwire.harness.corpus.loader import load_case
+from toolwire.harness.corpus.writer import case_metadata, dump_case, write_case
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.corpus import vocabulary
-from harness.model import DIALECTS
+from toolwire.harness.corpus import vocabulary
+from toolwire.harness.model import DIALECTS
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "corpus-format.md"
 
@@ -45,7 +45,7 @@ def test_xml_issue_codes_match_the_document() -> None:
 
 
 def test_xml_issue_codes_match_the_qwen_parser() -> None:
-    result = pytest.importorskip("harness.dialects.qwen_xml.result")
+    result = pytest.importorskip("toolwire.harness.dialects.qwen_xml.result")
     assert vocabulary.XML_ISSUE_CODES == result.ISSUE_CODES
 
 

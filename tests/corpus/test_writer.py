@@ -9,11 +9,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.corpus.case import Interaction
-from harness.corpus.loader import load_case
-from harness.corpus.writer import case_metadata, dump_case, write_case
-from harness.errors import CorpusError
 from tests.corpus.factory import OPENAI_STREAM, make_case, write_case_file
+from toolwire.harness.corpus.case import Interaction
+from toolwire.harness.corpus.loader import load_case
+from toolwire.harness.corpus.writer import case_metadata, dump_case, write_case
+from toolwire.harness.errors import CorpusError
 
 METADATA = {
     "format": 1,

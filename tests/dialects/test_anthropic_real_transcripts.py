@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from harness.dialects import get_codec
-from harness.dialects.anthropic_messages.blocks import render_block
-from harness.model import (
+from tests.support.real_transcripts import RealTranscript, load_real_transcripts
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.dialects.anthropic_messages.blocks import render_block
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     Block,
     OpaqueBlock,
@@ -23,8 +24,7 @@ from harness.model import (
     ThinkingBlock,
     ToolCall,
 )
-from harness.sse import parse_sse
-from tests.support.real_transcripts import RealTranscript, load_real_transcripts
+from toolwire.harness.sse import parse_sse
 
 CODEC = get_codec(ANTHROPIC_MESSAGES)
 

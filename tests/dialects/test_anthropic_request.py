@@ -8,9 +8,9 @@ from typing import Any, Literal
 
 import pytest
 
-from harness.dialects import get_codec
-from harness.errors import WireFormatError
-from harness.model import (
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     ContentForm,
     Conversation,

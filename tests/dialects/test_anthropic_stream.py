@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from harness.dialects import get_codec
-from harness.dialects.anthropic_messages.stream import ISSUE_CODES
-from harness.model import (
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.dialects.anthropic_messages.stream import ISSUE_CODES
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     Choice,
     OpaqueBlock,
@@ -22,7 +22,7 @@ from harness.model import (
     Turn,
     Usage,
 )
-from harness.sse import parse_sse, render_sse
+from toolwire.harness.sse import parse_sse, render_sse
 
 CODEC = get_codec(ANTHROPIC_MESSAGES)
 

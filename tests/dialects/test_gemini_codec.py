@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from harness.dialects import get_codec
-from harness.errors import WireFormatError
-from harness.model import (
+from tests.dialects import gemini_fixtures as fx
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     GEMINI,
     SSEEvent,
     TextBlock,
@@ -18,7 +19,6 @@ from harness.model import (
     ToolCall,
     ToolResult,
 )
-from tests.dialects import gemini_fixtures as fx
 
 CODEC = get_codec(GEMINI)
 

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from harness.dialects import get_codec
-from harness.dialects.openai_chat.render_stream import render_stream
-from harness.errors import WireFormatError
-from harness.model import Conversation, Response, ThinkingBlock
-from harness.sse import parse_sse
 from tests.dialects.test_openai_chat_render_stream import canonical
 from tests.support.real_transcripts import RealTranscript, load_real_transcripts
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.dialects.openai_chat.render_stream import render_stream
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import Conversation, Response, ThinkingBlock
+from toolwire.harness.sse import parse_sse
 
 DIALECTS = ("openai-chat", "deepseek-chat")
 

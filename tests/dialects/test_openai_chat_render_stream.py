@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.dialects.openai_chat import DEEPSEEK_CHAT_CODEC, OPENAI_CHAT_CODEC
-from harness.dialects.openai_chat.render_stream import render_stream
-from harness.model import (
+from toolwire.harness.dialects.openai_chat import DEEPSEEK_CHAT_CODEC, OPENAI_CHAT_CODEC
+from toolwire.harness.dialects.openai_chat.render_stream import render_stream
+from toolwire.harness.model import (
     Choice,
     Response,
     StopReason,

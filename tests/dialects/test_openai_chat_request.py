@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from harness.dialects import get_codec
-from harness.dialects.openai_chat import DEEPSEEK_CHAT_CODEC, OPENAI_CHAT_CODEC
-from harness.errors import WireFormatError
-from harness.model import (
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.dialects.openai_chat import DEEPSEEK_CHAT_CODEC, OPENAI_CHAT_CODEC
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     Conversation,
     OpaqueBlock,
     TextBlock,

@@ -7,9 +7,13 @@ from typing import Any
 
 import pytest
 
-from harness.dialects.openai_chat import DEEPSEEK_CHAT_CODEC, OPENAI_CHAT_CODEC, OpenAIChatCodec
-from harness.errors import WireFormatError
-from harness.model import (
+from toolwire.harness.dialects.openai_chat import (
+    DEEPSEEK_CHAT_CODEC,
+    OPENAI_CHAT_CODEC,
+    OpenAIChatCodec,
+)
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     CanonicalStop,
     Choice,
     Response,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from harness.dialects.openai_chat import DEEPSEEK_CHAT_CODEC, OPENAI_CHAT_CODEC
-from harness.model import (
+from toolwire.harness.dialects.openai_chat import DEEPSEEK_CHAT_CODEC, OPENAI_CHAT_CODEC
+from toolwire.harness.model import (
     SSEEvent,
     StopReason,
     StreamTranscript,

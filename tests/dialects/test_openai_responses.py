@@ -8,9 +8,17 @@ from typing import Any
 
 import pytest
 
-from harness.dialects import get_codec
-from harness.errors import WireFormatError
-from harness.model import (
+from tests.dialects.responses_fixtures import (
+    REASONING_REPLAY_REQUEST,
+    REASONING_RESPONSE,
+    TEXT_RESPONSE,
+    TOOL_CALL_REQUEST,
+    TOOL_CALL_RESPONSE,
+    TRUNCATED_RESPONSE,
+)
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     OPENAI_RESPONSES,
     Choice,
     Response,
@@ -22,15 +30,7 @@ from harness.model import (
     ToolResult,
     Turn,
 )
-from harness.schemas import validate_payload
-from tests.dialects.responses_fixtures import (
-    REASONING_REPLAY_REQUEST,
-    REASONING_RESPONSE,
-    TEXT_RESPONSE,
-    TOOL_CALL_REQUEST,
-    TOOL_CALL_RESPONSE,
-    TRUNCATED_RESPONSE,
-)
+from toolwire.harness.schemas import validate_payload
 
 CODEC = get_codec(OPENAI_RESPONSES)
 RESPONSES = [TOOL_CALL_RESPONSE, TEXT_RESPONSE, REASONING_RESPONSE, TRUNCATED_RESPONSE]
@@ -224,7 +224,7 @@ def test_text_delta_needs_its_content_part() -> None:
 
 
 def test_item_position_points_at_the_wire_item() -> None:
-    from harness.dialects.openai_responses.items import item_position
+    from toolwire.harness.dialects.openai_responses.items import item_position
 
     turns = CODEC.parse_request(REASONING_REPLAY_REQUEST).turns
     # user message, reasoning, call, call, output, output

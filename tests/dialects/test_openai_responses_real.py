@@ -14,8 +14,6 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.dialects import get_codec
-from harness.engine.lint import lint_report
 from tests.dialects.responses_fixtures import (
     REASONING_REPLAY_REQUEST,
     REASONING_RESPONSE,
@@ -26,6 +24,8 @@ from tests.dialects.responses_fixtures import (
     TOOL_CALL_RESPONSE,
     TRUNCATED_RESPONSE,
 )
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.engine.lint import lint_report
 
 PAYLOADS = {
     "tool-call-request": TOOL_CALL_REQUEST,

@@ -9,10 +9,19 @@ from typing import Any
 
 import pytest
 
-from harness.dialects import get_codec
-from harness.dialects.qwen_xml import QWEN_XML_CODEC, REJECTED_CALL, render_call_xml
-from harness.errors import WireFormatError
-from harness.model import (
+from tests.dialects.test_qwen_samples import (
+    JSON_BODY,
+    MISSING_OPENER,
+    PARALLEL,
+    SIMPLE,
+    TOOLS,
+    WEATHER,
+    WEATHER_CALL,
+)
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.dialects.qwen_xml import QWEN_XML_CODEC, REJECTED_CALL, render_call_xml
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     QWEN_XML,
     Choice,
     OpaqueBlock,
@@ -24,15 +33,6 @@ from harness.model import (
     ToolCall,
     ToolDef,
     Turn,
-)
-from tests.dialects.test_qwen_samples import (
-    JSON_BODY,
-    MISSING_OPENER,
-    PARALLEL,
-    SIMPLE,
-    TOOLS,
-    WEATHER,
-    WEATHER_CALL,
 )
 
 codec = QWEN_XML_CODEC

@@ -5,16 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from harness.dialects.qwen_xml import (
-    ISSUE_CODES,
-    CallSegment,
-    QwenParse,
-    QwenXmlParser,
-    RejectedCall,
-    TextSegment,
-    parse_qwen_xml,
-)
-from harness.model import ToolCall, ToolDef
 from tests.dialects.test_qwen_samples import (
     DROPPED_PARAMETER_CLOSE,
     DUPLICATE,
@@ -30,6 +20,16 @@ from tests.dialects.test_qwen_samples import (
     WEATHER_CALL,
     call_xml,
 )
+from toolwire.harness.dialects.qwen_xml import (
+    ISSUE_CODES,
+    CallSegment,
+    QwenParse,
+    QwenXmlParser,
+    RejectedCall,
+    TextSegment,
+    parse_qwen_xml,
+)
+from toolwire.harness.model import ToolCall, ToolDef
 
 
 def parse(text: str, tools: tuple[ToolDef, ...] | None = TOOLS) -> QwenParse:

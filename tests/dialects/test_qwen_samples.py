@@ -7,8 +7,8 @@ each is defined or used); they are written here, not copied.
 
 from __future__ import annotations
 
-from harness.dialects.qwen_xml import parse_qwen_xml
-from harness.model import ToolDef
+from toolwire.harness.dialects.qwen_xml import parse_qwen_xml
+from toolwire.harness.model import ToolDef
 
 WEATHER = ToolDef(
     name="get_weather",

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.dialects.qwen_xml import QwenParse, QwenXmlParser, parse_qwen_xml
 from tests.dialects.test_qwen_samples import MALFORMED_TEXTS, TOOLS, VALID_TEXTS, call_xml
+from toolwire.harness.dialects.qwen_xml import QwenParse, QwenXmlParser, parse_qwen_xml
 
 ALL_TEXTS = {**VALID_TEXTS, **MALFORMED_TEXTS}
 

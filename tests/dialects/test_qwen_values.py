@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from harness.dialects.qwen_xml.values import convert_value
+from toolwire.harness.dialects.qwen_xml.values import convert_value
 
 
 def ok(raw: str, schema: Any, root: Any = None) -> Any:

@@ -8,7 +8,7 @@ self-test (tests/selftest/) on the first case it must show on. The passing
 example is a case the reference adapter passes on that exercises the rule
 (``tests.conformance.exercise.EXERCISES``): the source's part the rule
 speaks of, and what the reference made of it. The generator of the pages
-(``conformance.docgen``) only reads the file this writes, so it stays pure;
+(``toolwire.conformance.docgen``) only reads the file this writes, so it stays pure;
 tests/docs/test_rule_pages.py checks the file equals what this picks now.
 """
 
@@ -21,21 +21,21 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance.catalogue import RULE_CODES
-from harness.adapters.base import check_adapter
-from harness.adapters.reference import ReferenceAdapter
-from harness.corpus.case import Case
-from harness.corpus.coverage import PassThrough, held_rules
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from harness.engine.lint import lint_text
-from harness.engine.payloads import SourcePayload, case_payloads, events_to_wire
-from harness.engine.runner import RunOptions, run_case
-from harness.engine.session import run_corpus
-from harness.engine.verdicts import Verdict
-from harness.sse import parse_sse
 from tests.conformance.exercise import EXERCISES, view
 from tests.docs.excerpts import Found, around, find_subject, render
 from tests.selftest.broken import BROKEN_ADAPTERS
+from toolwire.conformance.catalogue import RULE_CODES
+from toolwire.harness.adapters.base import check_adapter
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.corpus.coverage import PassThrough, held_rules
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
+from toolwire.harness.engine.lint import lint_text
+from toolwire.harness.engine.payloads import SourcePayload, case_payloads, events_to_wire
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.session import run_corpus
+from toolwire.harness.engine.verdicts import Verdict
+from toolwire.harness.sse import parse_sse
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES_FILE = ROOT / "conformance" / "rule_examples.json"

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance.catalogue import RULE_CODES, RULES, get_rule
-from conformance.docgen import pages
-from conformance.rule_page import EXAMPLES_FILE, load_examples
-from conformance.rule_pages import CONVENTIONS, FIXES, missing_fixes, page_path
-from harness.corpus.loader import bundled_corpus_root, load_corpus
 from tests.docs.rule_examples import dump, pick_all
+from toolwire.conformance.catalogue import RULE_CODES, RULES, get_rule
+from toolwire.conformance.docgen import pages
+from toolwire.conformance.rule_page import EXAMPLES_FILE, load_examples
+from toolwire.conformance.rule_pages import CONVENTIONS, FIXES, missing_fixes, page_path
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = ROOT / "docs" / "rules"

@@ -6,7 +6,7 @@ import sys
 import time
 from typing import Any
 
-from harness.model import DIALECTS, PAYLOAD_KINDS
+from toolwire.harness.model import DIALECTS, PAYLOAD_KINDS
 
 EVERY_IDENTITY = {(kind, dialect, dialect) for kind in PAYLOAD_KINDS for dialect in DIALECTS}
 
@@ -84,6 +84,6 @@ class Declines(PassThrough):
     name = "declines"
 
     def convert(self, payload: Any, kind: str, source: str, target: str) -> Any:
-        from harness.adapters import UnsupportedConversion
+        from toolwire.harness.adapters import UnsupportedConversion
 
         raise UnsupportedConversion("no faithful form for this payload")

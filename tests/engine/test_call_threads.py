@@ -1,6 +1,6 @@
 """Adapter calls run in reused daemon threads, with the per-call deadline kept.
 
-A thread per call cost more than most conversions; harness.engine.timeout
+A thread per call cost more than most conversions; toolwire.harness.engine.timeout
 keeps a few call threads and replaces one only when a call overruns in it.
 These tests pin what must not change with that: a hung call still gives a
 timeout and the next call (and case) still runs; errors, SystemExit and
@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.base import check_adapter
-from harness.corpus.loader import bundled_corpus_root, load_corpus
-from harness.engine.runner import RunOptions, run_case
-from harness.engine.session import Selection, run_corpus
-from harness.engine.timeout import CALL_THREAD_NAME, CallTimedOut, call_with_timeout
-from harness.engine.verdicts import CONVERT
+from toolwire.harness.adapters.base import check_adapter
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.session import Selection, run_corpus
+from toolwire.harness.engine.timeout import CALL_THREAD_NAME, CallTimedOut, call_with_timeout
+from toolwire.harness.engine.verdicts import CONVERT
 
 CORPUS = load_corpus(bundled_corpus_root())
 

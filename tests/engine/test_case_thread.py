@@ -1,5 +1,5 @@
 """A case is judged on one thread that calls the adapter inline, supervised
-from the calling thread (harness.engine.case_thread).
+from the calling thread (toolwire.harness.engine.case_thread).
 
 What must hold: only time inside adapter calls counts against the case's
 budget; a call that overruns gives the verdicts a per-call deadline gives
@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.base import check_adapter
-from harness.adapters.reference.adapter import ReferenceAdapter
-from harness.corpus.loader import bundled_corpus_root, load_corpus
-from harness.engine.case_thread import CaseBudget, judge_on_own_thread
-from harness.engine.runner import RunOptions, run_case
-from harness.engine.timeout import CALL_THREAD_NAME, CallTimedOut
-from harness.engine.verdicts import CONVERT, Verdict
+from toolwire.harness.adapters.base import check_adapter
+from toolwire.harness.adapters.reference.adapter import ReferenceAdapter
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.engine.case_thread import CaseBudget, judge_on_own_thread
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.timeout import CALL_THREAD_NAME, CallTimedOut
+from toolwire.harness.engine.verdicts import CONVERT, Verdict
 
 CORPUS = load_corpus(bundled_corpus_root())
 CASE = "parallel/two-cities-openai"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from conformance.findings import finding
-from harness.engine.explain import finding_diff
+from toolwire.conformance.findings import finding
+from toolwire.harness.engine.explain import finding_diff
 
 
 def test_both_values_give_the_minimal_difference() -> None:

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from harness.adapters.loader import load_adapter
-from harness.corpus.loader import bundled_corpus_root, load_corpus
-from harness.engine.runner import RunOptions, run_case
-from harness.engine.session import Selection, run_corpus
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.session import Selection, run_corpus
 
 CORPUS = load_corpus(bundled_corpus_root())
 ADAPTERS = "tests.engine.test_adapters"

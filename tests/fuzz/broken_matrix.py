@@ -13,11 +13,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from harness.adapters.base import check_adapter
-from harness.fuzz.engine import FuzzOptions, FuzzReport, run_fuzz
-from harness.strategies.plan import AssistantPlan, ExchangePlan
 from tests.selftest.broken import BROKEN_ADAPTERS
 from tests.selftest.broken_base import BrokenAdapter
+from toolwire.harness.adapters.base import check_adapter
+from toolwire.harness.fuzz.engine import FuzzOptions, FuzzReport, run_fuzz
+from toolwire.harness.strategies.plan import AssistantPlan, ExchangePlan
 
 
 def source_dialects(adapter: type[BrokenAdapter]) -> tuple[str, ...]:

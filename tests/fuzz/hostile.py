@@ -8,7 +8,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from harness.strategies import requests, responses, streams
+from toolwire.harness.strategies import requests, responses, streams
 
 # Field names the codecs look for: arbitrary JSON built from them reaches deep.
 FIELD_NAMES = (

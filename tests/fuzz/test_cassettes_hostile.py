@@ -21,12 +21,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from harness.corpus.importer import AddOptions, import_cassette
-from harness.corpus.validate import validate_corpus
-from harness.engine.lint import lint_report
-from harness.errors import ToolwireError
-from harness.model import DIALECTS
 from tests.fuzz.cassettes import SEEDS, Mutant, mutated_cassettes
+from toolwire.harness.corpus.importer import AddOptions, import_cassette
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.engine.lint import lint_report
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import DIALECTS
 
 CASSETTE_EXAMPLES = int(os.environ.get("TOOLWIRE_CASSETTE_EXAMPLES", "20"))
 CASSETTE_SEED = int(os.environ.get("TOOLWIRE_CASSETTE_SEED", "20261126"))

@@ -16,13 +16,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.dialects import get_codec
-from harness.dialects.qwen_xml import QwenXmlParser, parse_qwen_xml
-from harness.engine.lint import lint_text
-from harness.engine.payloads import wire_to_events
-from harness.errors import ToolwireError
-from harness.model import DIALECTS, SSEEvent, ToolDef
-from harness.sse import parse_sse, render_sse
 from tests.fuzz.hostile import (
     broken_requests,
     broken_responses,
@@ -31,6 +24,13 @@ from tests.fuzz.hostile import (
     qwen_texts,
 )
 from tests.fuzz.sizes import HOSTILE_EXAMPLES
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.dialects.qwen_xml import QwenXmlParser, parse_qwen_xml
+from toolwire.harness.engine.lint import lint_text
+from toolwire.harness.engine.payloads import wire_to_events
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import DIALECTS, SSEEvent, ToolDef
+from toolwire.harness.sse import parse_sse, render_sse
 
 HOSTILE = settings(
     max_examples=HOSTILE_EXAMPLES,

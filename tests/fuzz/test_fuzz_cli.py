@@ -9,9 +9,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from harness.cli.main import cli
-from harness.corpus.loader import load_corpus
-from harness.model import DIALECTS
+from toolwire.harness.cli.main import cli
+from toolwire.harness.corpus.loader import load_corpus
+from toolwire.harness.model import DIALECTS
 
 DOUBLE_ENCODED = "tests.selftest.broken_responses:DoubleEncodedArguments"
 
@@ -101,7 +101,7 @@ def test_usage_errors_exit_2_and_name_the_fix() -> None:
 def test_without_hypothesis_the_command_names_the_extra_to_install() -> None:
     script = (
         "import sys; sys.modules['hypothesis'] = None\n"
-        "from harness.cli.main import main\n"
+        "from toolwire.harness.cli.main import main\n"
         "main(['fuzz', '--examples', '1'])\n"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)

@@ -11,22 +11,22 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.base import LoadedAdapter, check_adapter
-from harness.adapters.reference import ReferenceAdapter
-from harness.corpus.importer import AddOptions, import_cassette
-from harness.corpus.loader import load_corpus
-from harness.engine.runner import RunOptions, run_case
-from harness.fuzz import engine
-from harness.fuzz.cases import plan_case
-from harness.fuzz.engine import GENERATOR, FuzzOptions, FuzzUsageError, run_fuzz
-from harness.fuzz.report import save_failures
-from harness.model import DIALECTS, PayloadKind
-from harness.strategies.plan import AssistantPlan, ExchangePlan
 from tests.fuzz.sizes import FUZZ_EXAMPLES, FUZZ_SEED
 from tests.selftest.broken_base import BrokenAdapter
 from tests.selftest.broken_reasoning import ReasoningDropped
 from tests.selftest.broken_requests import ResultsSplit
 from tests.selftest.broken_responses import DoubleEncodedArguments, StreamIndexZero
+from toolwire.harness.adapters.base import LoadedAdapter, check_adapter
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.corpus.importer import AddOptions, import_cassette
+from toolwire.harness.corpus.loader import load_corpus
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.fuzz import engine
+from toolwire.harness.fuzz.cases import plan_case
+from toolwire.harness.fuzz.engine import GENERATOR, FuzzOptions, FuzzUsageError, run_fuzz
+from toolwire.harness.fuzz.report import save_failures
+from toolwire.harness.model import DIALECTS, PayloadKind
+from toolwire.harness.strategies.plan import AssistantPlan, ExchangePlan
 
 
 def loaded(adapter: object) -> LoadedAdapter:

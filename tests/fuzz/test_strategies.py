@@ -1,4 +1,4 @@
-"""``harness.strategies``: every generated payload is valid; the mix covers the
+"""``toolwire.harness.strategies``: every generated payload is valid; the mix covers the
 corpus features."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
-from harness.corpus.writer import case_metadata, dump_case
-from harness.dialects import get_codec
-from harness.engine.lint import lint_text
-from harness.fuzz.cases import plan_case
-from harness.model import (
+from toolwire.harness.corpus.writer import case_metadata, dump_case
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.engine.lint import lint_text
+from toolwire.harness.fuzz.cases import plan_case
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
     DIALECTS,
@@ -26,9 +26,9 @@ from harness.model import (
     OPENAI_RESPONSES,
     QWEN_XML,
 )
-from harness.strategies import exchange_plans, exchanges, requests
-from harness.strategies.plan import AssistantPlan, ExchangePlan, UserPlan
-from harness.strategies.render import render_request, render_response, render_stream
+from toolwire.harness.strategies import exchange_plans, exchanges, requests
+from toolwire.harness.strategies.plan import AssistantPlan, ExchangePlan, UserPlan
+from toolwire.harness.strategies.render import render_request, render_response, render_stream
 
 GENERATED = settings(
     max_examples=60,
@@ -245,8 +245,8 @@ def test_unknown_dialect_is_refused_with_the_valid_names() -> None:
 
 def test_importing_harness_does_not_import_hypothesis() -> None:
     code = (
-        "import sys, harness, harness.cli.main, harness.engine.runner;"
-        "import harness.pytest_plugin;"
+        "import sys, toolwire.harness, toolwire.harness.cli.main, toolwire.harness.engine.runner;"
+        "import toolwire.harness.pytest_plugin;"
         "print('hypothesis' in sys.modules)"
     )
     result = subprocess.run(

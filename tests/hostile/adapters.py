@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Any
 
-from harness.model import DIALECTS, PAYLOAD_KINDS
+from toolwire.harness.model import DIALECTS, PAYLOAD_KINDS
 
 EVERY_IDENTITY = {(kind, dialect, dialect) for kind in PAYLOAD_KINDS for dialect in DIALECTS}
 

@@ -1,6 +1,6 @@
 """Running the real `toolwire` command in a subprocess, as a user would.
 
-``python -m harness`` is the command without its console script; PYTHONPATH
+``python -m toolwire.harness`` is the command without its console script; PYTHONPATH
 makes the test adapters (``tests.hostile.adapters:...``) importable. Every
 run is bounded by a timeout and checked for the one thing a user must never
 see: a traceback.
@@ -23,7 +23,7 @@ def toolwire(
 ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
     result = subprocess.run(
-        [sys.executable, "-m", "harness", *args],
+        [sys.executable, "-m", "toolwire.harness", *args],
         capture_output=True,
         text=True,
         timeout=timeout,

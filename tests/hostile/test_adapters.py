@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from harness.adapters.loader import load_adapter
-from harness.corpus.loader import bundled_corpus_root, load_corpus
-from harness.engine.collect import MAX_MESSAGE_CHARS
-from harness.engine.results import results_document
-from harness.engine.runner import RunOptions, run_case
-from harness.engine.session import Selection, run_corpus
-from harness.engine.verdicts import Verdict
 from tests.hostile.cassettes import case_text, long_conversation, write_case
 from tests.hostile.cli import ADAPTERS
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.engine.collect import MAX_MESSAGE_CHARS
+from toolwire.harness.engine.results import results_document
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.session import Selection, run_corpus
+from toolwire.harness.engine.verdicts import Verdict
 
 CORPUS = load_corpus(bundled_corpus_root())
 CASE = CORPUS["single-tool/weather-openai"]

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from harness.engine.workers import WorkerSetup, run_in_workers
 from tests.hostile.cli import ADAPTERS, toolwire
+from toolwire.harness.engine.workers import WorkerSetup, run_in_workers
 
 ONE = "single-tool/weather-openai"
 TWO = f"{ONE},parallel/two-cities-openai"  # the adapters below break on the second only
@@ -102,7 +102,7 @@ def test_a20_an_adapter_holding_the_gil_is_killed_after_the_hard_limit() -> None
 
 
 def _bundled_root() -> str:
-    from harness.corpus.loader import bundled_corpus_root
+    from toolwire.harness.corpus.loader import bundled_corpus_root
 
     return str(bundled_corpus_root())
 

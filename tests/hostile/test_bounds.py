@@ -21,12 +21,12 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.cmd import AdapterProcessError, CmdAdapter
-from harness.engine.wire_values import MAX_OUTPUT_CHARS
-from harness.proxy.client import post_json
-from harness.proxy.replay import ReplayUpstream
 from tests.hostile.hanging_children import __file__ as CHILDREN
 from tests.support.real_transcripts import PROJECT_ROOT
+from toolwire.harness.adapters.cmd import AdapterProcessError, CmdAdapter
+from toolwire.harness.engine.wire_values import MAX_OUTPUT_CHARS
+from toolwire.harness.proxy.client import post_json
+from toolwire.harness.proxy.replay import ReplayUpstream
 
 REQUEST = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
 

@@ -13,12 +13,6 @@ import json
 import time
 from pathlib import Path
 
-from harness.adapters.loader import load_adapter
-from harness.corpus.loader import load_case, load_corpus
-from harness.engine.gc_threshold import fewer_gc_passes
-from harness.engine.payloads import case_payloads
-from harness.engine.runner import RunOptions, run_case
-from harness.errors import CorpusError
 from tests.hostile.cassettes import (
     ANSWER,
     binary_response_body,
@@ -30,6 +24,12 @@ from tests.hostile.cassettes import (
     write_case,
 )
 from tests.hostile.cli import ADAPTERS, error_line, toolwire
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.corpus.loader import load_case, load_corpus
+from toolwire.harness.engine.gc_threshold import fewer_gc_passes
+from toolwire.harness.engine.payloads import case_payloads
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.errors import CorpusError
 
 CASE_ID = "single-tool/hostile"
 

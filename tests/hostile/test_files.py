@@ -1,6 +1,6 @@
 """Nothing a user has is lost (docs/hostile-input.md, rows F1-F8).
 
-Every file toolwire writes goes through ``harness.atomic_write``: a write
+Every file toolwire writes goes through ``toolwire.harness.atomic_write``: a write
 that fails (a full disk is simulated with RLIMIT_FSIZE, which makes a write
 past the limit fail with EFBIG as a full disk fails with ENOSPC) or is
 interrupted leaves the previous file whole and no temporary file behind, and
@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from harness.atomic_write import FileExistsRefused, FileWriteError, write_atomic
-from harness.cli.main import cli
 from tests.hostile.cli import error_line, toolwire
 from tests.support.real_transcripts import PROJECT_ROOT
+from toolwire.harness.atomic_write import FileExistsRefused, FileWriteError, write_atomic
+from toolwire.harness.cli.main import cli
 
 ONE = "single-tool/weather-openai"
 DOUBLE_ENCODED = "tests.selftest.broken_responses:DoubleEncodedArguments"
@@ -40,7 +40,7 @@ def _toolwire_with_small_files(*args: str) -> subprocess.CompletedProcess[str]:
 
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
     result = subprocess.run(
-        [sys.executable, "-m", "harness", *args],
+        [sys.executable, "-m", "toolwire.harness", *args],
         capture_output=True,
         text=True,
         env=env,

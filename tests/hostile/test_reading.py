@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from harness.cli.main import cli
-from harness.errors import CorpusError
 from tests.hostile import hostile_files as files
 from tests.hostile.cli import error_line, toolwire
 from tests.support.real_transcripts import PROJECT_ROOT
+from toolwire.harness.cli.main import cli
+from toolwire.harness.errors import CorpusError
 
 # What `corpus add` exits with when it refuses a cassette (CorpusError's code).
 ADD_REFUSED = CorpusError.exit_code
@@ -155,7 +155,7 @@ def test_n5_a_request_body_string_that_is_not_text_is_refused(tmp_path: Path, va
         [
             sys.executable,
             "-m",
-            "harness",
+            "toolwire.harness",
             "corpus",
             "add",
             str(path),

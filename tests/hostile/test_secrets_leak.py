@@ -24,13 +24,13 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from harness.cli.main import cli
-from harness.corpus.scrub import Scrubber
-from harness.corpus.secrets import scan_cassette
-from harness.corpus.validate import validate_corpus
 from tests.hostile.cassettes import case_text, simple_request, write_case
 from tests.hostile.cli import toolwire
 from tests.hostile.fake_keys import anthropic_key, azure_key, openai_project_key, password
+from toolwire.harness.cli.main import cli
+from toolwire.harness.corpus.scrub import Scrubber
+from toolwire.harness.corpus.secrets import scan_cassette
+from toolwire.harness.corpus.validate import validate_corpus
 
 SECRET_ADAPTERS = "tests.hostile.secret_adapters"
 LEAKY_CMD = Path(__file__).with_name("leaky_cmd_adapter.py")
@@ -270,8 +270,8 @@ def test_s7_an_import_error_quoting_the_key_is_masked() -> None:
 
 
 def test_s8_a_finding_quoting_a_streamed_key_is_masked() -> None:
-    from conformance.findings import Finding
-    from harness.engine.collect import VerdictCollector
+    from toolwire.conformance.findings import Finding
+    from toolwire.harness.engine.collect import VerdictCollector
 
     key = anthropic_key("s8")
     collector = VerdictCollector("streaming/x", "adapter")
@@ -290,9 +290,9 @@ def test_s8_a_finding_quoting_a_streamed_key_is_masked() -> None:
 
 
 def test_s9_probe_evidence_quoting_an_echoed_key_is_scrubbed(tmp_path: Path) -> None:
-    from harness.probe.recording import save_run
-    from harness.probe.runner import ProbeOptions, run_probe
     from tests.probe.fakes import Answer, ScriptedModel, good
+    from toolwire.harness.probe.recording import save_run
+    from toolwire.harness.probe.runner import ProbeOptions, run_probe
 
     key = openai_project_key("s9")
 
@@ -319,8 +319,8 @@ def test_s9_probe_evidence_quoting_an_echoed_key_is_scrubbed(tmp_path: Path) -> 
 
 
 def test_s10_probe_error_messages_never_quote_the_key() -> None:
-    from harness.probe.session import ProbeSession
-    from harness.probe.transport import Endpoint, Exchange
+    from toolwire.harness.probe.session import ProbeSession
+    from toolwire.harness.probe.transport import Endpoint, Exchange
 
     key = anthropic_key("s10")
     endpoint = Endpoint("http://127.0.0.1:9", "anthropic-messages", key)
@@ -490,7 +490,7 @@ def _credentials(headers: dict[str, str]) -> list[str]:
 def test_s11_probe_drops_the_key_on_a_redirect_to_another_origin(
     two_origins: Any, dialect: str
 ) -> None:
-    from harness.probe.transport import Endpoint, post
+    from toolwire.harness.probe.transport import Endpoint, post
 
     first, second = two_origins
     first.redirect_to = f"{second.url}/elsewhere"
@@ -503,7 +503,7 @@ def test_s11_probe_drops_the_key_on_a_redirect_to_another_origin(
 
 
 def test_s11_a_redirect_within_the_origin_keeps_the_key(two_origins: Any) -> None:
-    from harness.probe.transport import Endpoint, post
+    from toolwire.harness.probe.transport import Endpoint, post
 
     first, _second = two_origins
     first.redirect_to = f"{first.url}/v1/moved"
@@ -514,7 +514,7 @@ def test_s11_a_redirect_within_the_origin_keeps_the_key(two_origins: Any) -> Non
 
 
 def test_s11_every_credential_header_is_dropped_across_origins(two_origins: Any) -> None:
-    from harness.redirects import open_url
+    from toolwire.harness.redirects import open_url
 
     first, second = two_origins
     first.redirect_to = f"{second.url}/elsewhere"
@@ -596,9 +596,9 @@ def test_s14_lint_never_quotes_a_key_held_in_the_payload(tmp_path: Path) -> None
 
 
 def test_s15_probe_binds_no_url_credentials_and_proxy_logs_are_redacted() -> None:
-    from harness.probe.runner import ProbeOptions, run_probe
-    from harness.proxy.process import ProxyProcess, ProxyStartError
     from tests.probe.fakes import ScriptedModel, good
+    from toolwire.harness.probe.runner import ProbeOptions, run_probe
+    from toolwire.harness.proxy.process import ProxyProcess, ProxyStartError
 
     secret = password("s15")
     options = ProbeOptions(f"http://bob:{secret}@127.0.0.1:9/v1", "m", "openai-chat")

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.proxy.process import free_port
 from tests.hostile.cli import toolwire
 from tests.hostile.exiting_adapters import PID_FILE_VARIABLE
 from tests.support.real_transcripts import PROJECT_ROOT
+from toolwire.harness.proxy.process import free_port
 
 CHILDREN = PROJECT_ROOT / "tests" / "hostile" / "hanging_children.py"
 EXITING = "tests.hostile.exiting_adapters"
@@ -32,7 +32,7 @@ BOUND = 60.0  # seconds any wait below may take before the test gives up
 def _start(*args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "TOOLWIRE_CMD_TIMEOUT": "600"}
     return subprocess.Popen(
-        [sys.executable, "-m", "harness", *args],
+        [sys.executable, "-m", "toolwire.harness", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -116,7 +116,7 @@ def test_s4_a_hanging_child_of_an_in_process_adapter_is_ended_with_its_case(
 ) -> None:
     marker = tmp_path / "child.pid"
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), PID_FILE_VARIABLE: str(marker)}
-    command = [sys.executable, "-m", "harness", "run", "--select", ONE, "--timeout", "1"]
+    command = [sys.executable, "-m", "toolwire.harness", "run", "--select", ONE, "--timeout", "1"]
     result = subprocess.run(
         [*command, "--adapter", f"{EXITING}:SpawnsHangingChild"],
         capture_output=True,  # the child holds these pipes: left running, it would hang here

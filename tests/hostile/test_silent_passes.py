@@ -20,11 +20,6 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from harness.cli.main import cli
-from harness.corpus.loader import load_corpus
-from harness.corpus.validate import validate_corpus
-from harness.errors import CorpusError
-from harness.sse import parse_sse
 from tests.hostile.cassettes import (
     ANSWER,
     binary_response_body,
@@ -34,6 +29,11 @@ from tests.hostile.cassettes import (
 )
 from tests.hostile.cli import error_line, toolwire
 from tests.support.real_transcripts import PROJECT_ROOT
+from toolwire.harness.cli.main import cli
+from toolwire.harness.corpus.loader import load_corpus
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.errors import CorpusError
+from toolwire.harness.sse import parse_sse
 
 CORPUS = PROJECT_ROOT / "corpus"
 WEATHER = "single-tool/weather-openai"

@@ -6,9 +6,9 @@ import json
 import re
 from pathlib import Path
 
-from harness.reports.comparison import render_index_html, render_index_markdown, summarise
-from harness.reports.proxies import ProxyRunner
 from tests.reports.factory import document, verdict
+from toolwire.harness.reports.comparison import render_index_html, render_index_markdown, summarise
+from toolwire.harness.reports.proxies import ProxyRunner
 
 PROXY_SPEC = "http://127.0.0.1?front=anthropic-messages&back=openai-chat&name=litellm-proxy"
 

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.adapters.http_adapter import HttpProxyAdapter
-from harness.proxy.process import command_words
-from harness.reports import proxies
-from harness.reports.proxy_setups import (
+from toolwire.harness.adapters.http_adapter import HttpProxyAdapter
+from toolwire.harness.proxy.process import command_words
+from toolwire.harness.reports import proxies
+from toolwire.harness.reports.proxy_setups import (
     CONFIGS,
     PROXIES,
     ROOT,
@@ -228,7 +228,7 @@ def test_the_isolating_wrapper_brings_up_loopback_only() -> None:
 def test_make_integration_runs_the_proxies_and_make_test_does_not() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     target = makefile.split("\nintegration:", 1)[1].split("\n\n", 1)[0]
-    assert "python -m harness.reports.proxies" in target
+    assert "python -m toolwire.harness.reports.proxies" in target
     assert target.lstrip().startswith("reports")
     test_target = makefile.split("\ntest:", 1)[1].split("\n\n", 1)[0]
     assert "proxies" not in test_target and "integration" not in test_target

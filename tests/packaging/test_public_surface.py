@@ -9,9 +9,9 @@ import sys
 import pytest
 
 import toolwire
-from harness.adapters.base import Adapter, UnsupportedConversion
-from harness.engine.session import RunResult
 from tests.support.real_transcripts import PROJECT_ROOT
+from toolwire.harness.adapters.base import Adapter, UnsupportedConversion
+from toolwire.harness.engine.session import RunResult
 
 
 def _documented_block() -> str:

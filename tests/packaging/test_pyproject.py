@@ -5,8 +5,8 @@ from __future__ import annotations
 import tomllib
 from typing import Any
 
-from harness.corpus.loader import BUNDLED_PACKAGE
 from tests.support.real_transcripts import PROJECT_ROOT
+from toolwire.harness.corpus.loader import BUNDLED_PACKAGE
 
 # The repository's folders and the names they take in the installed package.
 FOLDERS = {"toolwire.harness": "harness", "toolwire.conformance": "conformance"}

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from harness.corpus.loader import bundled_corpus_root
+from toolwire.harness.corpus.loader import bundled_corpus_root
 
 # One or two cases of each kind of payload and dialect, twins included.
 SMALL_CORPUS_IDS = (

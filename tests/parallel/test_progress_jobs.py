@@ -10,13 +10,13 @@ from __future__ import annotations
 from itertools import pairwise
 from pathlib import Path
 
-from harness.adapters.loader import load_adapter
-from harness.corpus.case import Case
-from harness.corpus.loader import load_corpus
-from harness.engine.runner import RunOptions
-from harness.engine.session import run_corpus
-from harness.engine.verdicts import Verdict
 from tests.parallel.support import small_corpus
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.corpus.loader import load_corpus
+from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.session import run_corpus
+from toolwire.harness.engine.verdicts import Verdict
 
 # 0.3 s a conversion: each case keeps its worker busy for a second or more.
 SLOW_ADAPTER = "tests.hostile.adapters:SleepsBriefly"

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from harness.cli.main import cli
 from tests.hostile.cli import toolwire
 from tests.parallel.support import small_corpus, without_timings
+from toolwire.harness.cli.main import cli
 
 ENGINE_ADAPTERS = "tests.engine.test_adapters"
 
@@ -81,7 +81,7 @@ def test_j4_jobs_auto_means_one_per_cpu(monkeypatch: pytest.MonkeyPatch, tmp_pat
         seen.append(jobs)
         raise SystemExit(0)
 
-    monkeypatch.setattr("harness.engine.session.run_corpus", fake_run_corpus)
+    monkeypatch.setattr("toolwire.harness.engine.session.run_corpus", fake_run_corpus)
     monkeypatch.setattr(os, "cpu_count", lambda: 7)
     CliRunner().invoke(cli, ["run", "--jobs", "auto", "--corpus", str(small_corpus(tmp_path))])
     CliRunner().invoke(cli, ["run", "--jobs", "4", "--corpus", str(tmp_path)])

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.corpus.loader import bundled_corpus_root, load_corpus
-from harness.engine.runner import RunOptions
-from harness.engine.workers import WorkerError, WorkerSetup, run_in_workers
 from tests.parallel.support import small_corpus
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.workers import WorkerError, WorkerSetup, run_in_workers
 
 ROOT = str(bundled_corpus_root())
 HOSTILE = "tests.hostile.adapters"
@@ -54,10 +54,10 @@ def test_j9_threads_an_adapter_leaves_in_workers_do_not_keep_the_run_alive() -> 
 FORKED_RUN = """
 import json, shutil, sys
 from pathlib import Path
-from harness.adapters.loader import load_adapter
-from harness.corpus.loader import load_corpus
-from harness.engine.runner import RunOptions, run_case
-from harness.engine.workers import WorkerSetup, run_in_workers
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.corpus.loader import load_corpus
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.workers import WorkerSetup, run_in_workers
 
 corpus = load_corpus(Path(sys.argv[1]))
 shutil.rmtree(sys.argv[1])  # a spawned worker, which loads from the folder, cannot start now

@@ -6,7 +6,7 @@ import shutil
 from collections import defaultdict
 from pathlib import Path
 
-from harness.corpus.loader import bundled_corpus_root
+from toolwire.harness.corpus.loader import bundled_corpus_root
 
 ADAPTERS = "tests.engine.test_adapters"
 PASS = f"{ADAPTERS}:PassThrough"

@@ -226,8 +226,8 @@ def test_only_the_controller_writes_the_report_under_xdist(tw: pytest.Pytester) 
 
 
 def test_a_worker_session_sends_its_verdicts_and_writes_nothing(tmp_path: Path) -> None:
-    from harness import pytest_plugin
-    from harness.pytest_plugin.state import Judged
+    from toolwire.harness import pytest_plugin
+    from toolwire.harness.pytest_plugin.state import Judged
 
     class WorkerConfig:
         def __init__(self) -> None:
@@ -253,8 +253,8 @@ def test_a_worker_session_sends_its_verdicts_and_writes_nothing(tmp_path: Path) 
 
 def test_the_plugin_imports_nothing_heavy_until_used() -> None:
     code = (
-        "import sys, harness.pytest_plugin\n"
-        "heavy = [m for m in ('harness.engine', 'jsonschema', 'deepdiff', 'yaml', 'vcr') "
+        "import sys, toolwire.harness.pytest_plugin\n"
+        "heavy = [m for m in ('toolwire.harness.engine', 'jsonschema', 'deepdiff', 'yaml', 'vcr') "
         "if m in sys.modules]\n"
         "print(heavy)\n"
     )

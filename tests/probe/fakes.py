@@ -14,9 +14,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.probe.loops import LOOP_PROMPT, REPAIR_PROMPT
-from harness.probe.steps import BASIC_PROMPT, PARALLEL_PROMPT, SCHEMA_PROMPT
-from harness.probe.transport import Endpoint, Exchange
+from toolwire.harness.probe.loops import LOOP_PROMPT, REPAIR_PROMPT
+from toolwire.harness.probe.steps import BASIC_PROMPT, PARALLEL_PROMPT, SCHEMA_PROMPT
+from toolwire.harness.probe.transport import Endpoint, Exchange
 
 SCENARIOS = {
     BASIC_PROMPT: "basic",

@@ -16,10 +16,10 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from harness.corpus.case import Case
-from harness.corpus.loader import load_corpus
-from harness.probe.runner import ProbeOptions, ProbeRun, run_probe
-from harness.proxy.replay import ReplayUpstream
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.corpus.loader import load_corpus
+from toolwire.harness.probe.runner import ProbeOptions, ProbeRun, run_probe
+from toolwire.harness.proxy.replay import ReplayUpstream
 
 CONVERSATIONS = Path(__file__).resolve().parent / "conversations"
 

@@ -11,21 +11,21 @@ import pytest
 from click.testing import CliRunner, Result
 from jsonschema import Draft202012Validator
 
-from harness.corpus.case import Interaction, frozen_headers
-from harness.corpus.validate import validate_corpus
-from harness.probe.requests import first_request
-from harness.probe.schema import SCHEMA_ID, validate_profile
-from harness.probe.steps import BASIC_PROMPT
-from harness.proxy.process import free_port
-from harness.proxy.replay import ReplayUpstream
 from tests.probe.support import KINDS, serving
+from toolwire.harness.corpus.case import Interaction, frozen_headers
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.probe.requests import first_request
+from toolwire.harness.probe.schema import SCHEMA_ID, validate_profile
+from toolwire.harness.probe.steps import BASIC_PROMPT
+from toolwire.harness.proxy.process import free_port
+from toolwire.harness.proxy.replay import ReplayUpstream
 
 KEY_VARIABLE = "TOOLWIRE_PROBE_TEST_KEY"
 KEY = "sk-probe-cli-0123456789abcdefghij"
 
 
 def _probe(*args: str, env: dict[str, str] | None = None) -> Result:
-    from harness.cli.main import cli
+    from toolwire.harness.cli.main import cli
 
     return CliRunner().invoke(cli, ["probe", *args], env=env, catch_exceptions=False)
 

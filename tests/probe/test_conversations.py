@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from harness.probe.schema import validate_profile
 from tests.probe.support import KINDS, probe, recorded_path, serving
+from toolwire.harness.probe.schema import validate_profile
 
 DIMENSIONS = (
     "toolCallFormat",

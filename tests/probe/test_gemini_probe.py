@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.corpus.validate import validate_corpus
-from harness.probe.recording import save_run
-from harness.probe.runner import ProbeOptions, run_probe
-from harness.probe.schema import validate_profile
-from harness.probe.transport import Endpoint, Exchange
 from tests.probe.fakes import SCENARIOS, good
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.probe.recording import save_run
+from toolwire.harness.probe.runner import ProbeOptions, run_probe
+from toolwire.harness.probe.schema import validate_profile
+from toolwire.harness.probe.transport import Endpoint, Exchange
 
 OPTIONS = ProbeOptions("http://127.0.0.1:9", "gemini-3-flash-preview", "gemini")
 SIGNATURE = "CiQBcsjafGVtaW5pLXNpZ25hdHVyZQ=="

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from harness.corpus.validate import validate_corpus
-from harness.probe.loops import LOOP_PROMPT, REPAIR_PROMPT
-from harness.probe.recording import CONVERSATION_SLUGS, save_run
-from harness.probe.runner import ProbeOptions, ProbeRun, ProbeUsageError, run_probe
-from harness.probe.schema import validate_profile
-from harness.probe.transport import Endpoint, Exchange, ProbeError, ProbeTimeout
 from tests.probe.fakes import Answer, Script, ScriptedModel, good
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.probe.loops import LOOP_PROMPT, REPAIR_PROMPT
+from toolwire.harness.probe.recording import CONVERSATION_SLUGS, save_run
+from toolwire.harness.probe.runner import ProbeOptions, ProbeRun, ProbeUsageError, run_probe
+from toolwire.harness.probe.schema import validate_profile
+from toolwire.harness.probe.transport import Endpoint, Exchange, ProbeError, ProbeTimeout
 
 OPTIONS = ProbeOptions("http://127.0.0.1:9/v1", "scripted-model", "openai-chat")
 

@@ -8,8 +8,8 @@ import sys
 
 def test_importing_the_probe_loads_neither_click_nor_pytest() -> None:
     code = (
-        "import sys, harness.probe, harness.probe.recording;"
-        "import harness.probe.schema; "
+        "import sys, toolwire.harness.probe, toolwire.harness.probe.recording;"
+        "import toolwire.harness.probe.schema; "
         "print(sorted(m for m in ('click', 'pytest') if m in sys.modules))"
     )
     found = subprocess.run(

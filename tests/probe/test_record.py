@@ -9,17 +9,17 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.corpus.validate import validate_corpus
-from harness.engine.lint import lint_text
-from harness.probe.recording import (
+from tests.probe.support import KINDS, probe, serving
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.engine.lint import lint_text
+from toolwire.harness.probe.recording import (
     CONVERSATION_SLUGS,
     RecordExistsError,
     case_id,
     check_free,
     save_run,
 )
-from harness.probe.runner import ProbeRun
-from tests.probe.support import KINDS, probe, serving
+from toolwire.harness.probe.runner import ProbeRun
 
 # Not key-shaped on purpose: only the exact-value replacement can catch it.
 PLAIN_KEY = "probe-secret-Zx81Qw7Lm2"

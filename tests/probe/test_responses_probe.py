@@ -10,14 +10,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.adapters.reference import ReferenceAdapter
-from harness.adapters.reference.streams import events_in
-from harness.corpus.validate import validate_corpus
-from harness.probe.recording import save_run
-from harness.probe.runner import ProbeOptions, run_probe
-from harness.probe.schema import validate_profile
-from harness.probe.transport import Endpoint, Exchange
 from tests.probe.fakes import ScriptedModel, good
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.adapters.reference.streams import events_in
+from toolwire.harness.corpus.validate import validate_corpus
+from toolwire.harness.probe.recording import save_run
+from toolwire.harness.probe.runner import ProbeOptions, run_probe
+from toolwire.harness.probe.schema import validate_profile
+from toolwire.harness.probe.transport import Endpoint, Exchange
 
 RESPONSES, CHAT = "openai-responses", "openai-chat"
 OPTIONS = ProbeOptions("http://127.0.0.1:9/v1", "scripted-model", RESPONSES)

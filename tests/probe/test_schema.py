@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from harness.probe.evidence import STEPS, step_result
-from harness.probe.profile import Binding, build_profile
-from harness.probe.schema import profile_schema, schema_text, validate_profile
+from toolwire.harness.probe.evidence import STEPS, step_result
+from toolwire.harness.probe.profile import Binding, build_profile
+from toolwire.harness.probe.schema import profile_schema, schema_text, validate_profile
 
 VALUES = {
     1: "xml",

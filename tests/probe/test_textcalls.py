@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from harness.probe.textcalls import find_text_calls, json_calls, text_calls_from_fragments
-from harness.probe.tools import (
+from toolwire.harness.probe.textcalls import find_text_calls, json_calls, text_calls_from_fragments
+from toolwire.harness.probe.tools import (
     FAIL_ONCE_ERROR,
     as_integer,
     run_tool,

@@ -13,14 +13,14 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
-from harness.adapters.base import LoadedAdapter
-from harness.adapters.http_adapter import HttpProxyAdapter
-from harness.adapters.loader import load_adapter
-from harness.corpus.case import Case
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from harness.engine.runner import RunOptions, run_case
-from harness.engine.verdicts import Verdict
 from tests.proxy.toy_proxy import ToyProxy
+from toolwire.harness.adapters.base import LoadedAdapter
+from toolwire.harness.adapters.http_adapter import HttpProxyAdapter
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.verdicts import Verdict
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable

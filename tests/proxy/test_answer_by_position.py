@@ -15,10 +15,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from harness.engine.verdicts import CONVERT, Verdict
-from harness.proxy.matching import Matcher, position_refusal
-from harness.proxy.replay import MISMATCH_STATUS, ReplayUpstream
 from tests.proxy.support import by_rule, case, proxied_adapter, verdicts
+from toolwire.harness.engine.verdicts import CONVERT, Verdict
+from toolwire.harness.proxy.matching import Matcher, position_refusal
+from toolwire.harness.proxy.replay import MISMATCH_STATUS, ReplayUpstream
 
 WEATHER = "single-tool/weather-anthropic"
 WEATHER_OPENAI = "single-tool/weather-openai"

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.http_adapter import HttpProxyAdapter
-from harness.engine.payloads import case_payloads
-from harness.proxy.replay import ReplayUpstream
 from tests.proxy.support import case, proxied_adapter, verdicts
+from toolwire.harness.adapters.http_adapter import HttpProxyAdapter
+from toolwire.harness.engine.payloads import case_payloads
+from toolwire.harness.proxy.replay import ReplayUpstream
 
 MULTI_REQUEST = "error-result/retry-after-error-openai"
 OTHER = "single-tool/weather-openai"

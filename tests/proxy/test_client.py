@@ -8,8 +8,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from harness.proxy.client import post_json
-from harness.proxy.process import free_port
+from toolwire.harness.proxy.client import post_json
+from toolwire.harness.proxy.process import free_port
 
 Behaviour = Callable[[socket.socket], None]
 BODY = {"model": "m", "messages": []}

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from harness.adapters.base import check_adapter
-from harness.adapters.reference import ReferenceAdapter
-from harness.corpus.case import Interaction
-from harness.engine.exchange import ExchangeRecord
-from harness.engine.payloads import events_to_wire
-from harness.engine.runner import RunOptions, run_case
-from harness.engine.verdicts import CONVERT, Verdict
 from tests.proxy.support import by_rule, case, corpus
+from toolwire.harness.adapters.base import check_adapter
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.corpus.case import Interaction
+from toolwire.harness.engine.exchange import ExchangeRecord
+from toolwire.harness.engine.payloads import events_to_wire
+from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.verdicts import CONVERT, Verdict
 
 REFERENCE = ReferenceAdapter()
 WEATHER = "single-tool/weather-anthropic"

@@ -7,12 +7,12 @@ from contextlib import contextmanager
 
 import pytest
 
-from harness.adapters.base import LoadedAdapter
-from harness.adapters.http_adapter import HttpProxyAdapter
-from harness.adapters.loader import load_adapter
-from harness.errors import AdapterLoadError
 from tests.proxy.support import started_upstream, verdicts
 from tests.proxy.toy_gateway import ToyGateway
+from toolwire.harness.adapters.base import LoadedAdapter
+from toolwire.harness.adapters.http_adapter import HttpProxyAdapter
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.errors import AdapterLoadError
 
 CASE = "error-result/retry-after-error-openai"
 ROUTING = "&header=x-portkey-provider:openai&header=x-portkey-custom-host:{upstream_url}"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness.adapters.http_adapter import HttpProxyAdapter, ProxyUsageError
-from harness.adapters.loader import load_adapter
-from harness.errors import AdapterLoadError, ToolwireError
+from toolwire.harness.adapters.http_adapter import HttpProxyAdapter, ProxyUsageError
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.errors import AdapterLoadError, ToolwireError
 
 
 def test_defaults_are_an_anthropic_front_and_an_openai_back() -> None:

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from harness.engine.verdicts import CONVERT, UNSUPPORTED, Verdict
 from tests.proxy.support import by_rule, proxied_adapter, verdicts
+from toolwire.harness.engine.verdicts import CONVERT, UNSUPPORTED, Verdict
 
 CONVERTING = [
     ("anthropic-messages", "openai-chat", "single-tool/weather-anthropic"),
@@ -168,8 +168,8 @@ def test_json_for_a_stream_fails_the_response_schema() -> None:
 
 def test_a_proxy_that_is_not_running_is_refused() -> None:
     with proxied_adapter("anthropic-messages", "openai-chat") as adapter:
-        from harness.adapters.http_adapter import HttpProxyAdapter
-        from harness.proxy.process import free_port
+        from toolwire.harness.adapters.http_adapter import HttpProxyAdapter
+        from toolwire.harness.proxy.process import free_port
 
         assert isinstance(adapter.implementation, HttpProxyAdapter)
         adapter.implementation.port = free_port()

@@ -20,11 +20,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from harness.adapters.base import LoadedAdapter
-from harness.adapters.http_adapter import KEEP_LOG_VARIABLE, HttpProxyAdapter
-from harness.engine.verdicts import CONVERT
-from harness.proxy.process import ProxyProcess, free_port
 from tests.proxy.support import PYTHON, TOY_PROXY_CMD, case, started_upstream, verdicts
+from toolwire.harness.adapters.base import LoadedAdapter
+from toolwire.harness.adapters.http_adapter import KEEP_LOG_VARIABLE, HttpProxyAdapter
+from toolwire.harness.engine.verdicts import CONVERT
+from toolwire.harness.proxy.process import ProxyProcess, free_port
 
 CASE = "error-result/retry-after-error-openai"
 # Another conversation: what a proxy still retrying an earlier case would send.

@@ -8,17 +8,17 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.reference import ReferenceAdapter
-from harness.errors import ToolwireError
-from harness.proxy.matching import (
+from tests.proxy.support import case, corpus
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.proxy.matching import (
     Matcher,
     RequestKey,
     endpoint_of,
     find_match,
     nearest_miss,
 )
-from harness.proxy.replay import path_of
-from tests.proxy.support import case, corpus
+from toolwire.harness.proxy.replay import path_of
 
 BODY: dict[str, Any] = {
     "model": "m",

@@ -7,15 +7,15 @@ import socket
 
 import pytest
 
-from harness.proxy.process import (
+from tests.proxy.support import PYTHON, REPO, TOY_PROXY_CMD
+from toolwire.harness.proxy.process import (
     ProxyCommandError,
     ProxyProcess,
     ProxyStartError,
     command_words,
     free_port,
 )
-from harness.proxy.replay import ReplayUpstream
-from tests.proxy.support import PYTHON, REPO, TOY_PROXY_CMD
+from toolwire.harness.proxy.replay import ReplayUpstream
 
 
 def test_placeholders_are_replaced_in_each_word() -> None:

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from harness.proxy.matching import Matcher
-from harness.proxy.replay import MISMATCH_STATUS, ReplayError, ReplayUpstream, event_blocks
-from harness.sse import parse_sse
 from tests.proxy.support import case
+from toolwire.harness.proxy.matching import Matcher
+from toolwire.harness.proxy.replay import MISMATCH_STATUS, ReplayError, ReplayUpstream, event_blocks
+from toolwire.harness.sse import parse_sse
 
 WEATHER = "single-tool/weather-openai"
 STREAM = "streaming/parallel-openai"

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from harness.cli.main import cli
-from harness.proxy.process import free_port
 from tests.proxy.support import REPO, TOY_PROXY_CMD
+from toolwire.harness.cli.main import cli
+from toolwire.harness.proxy.process import free_port
 
 FRONT_ANTHROPIC = "http://127.0.0.1?front=anthropic-messages&back=openai-chat&timeout=1"
 WEATHER = "single-tool/weather-anthropic"

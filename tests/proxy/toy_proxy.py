@@ -40,9 +40,9 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from harness.adapters.reference import ReferenceAdapter
-from harness.engine.payloads import events_to_wire, wire_to_events
-from harness.sse import parse_sse, render_sse
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.engine.payloads import events_to_wire, wire_to_events
+from toolwire.harness.sse import parse_sse, render_sse
 
 FAULTS = (
     "drop-reasoning",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from harness.adapters.loader import load_adapter
+from toolwire.harness.adapters.loader import load_adapter
 
 _REFERENCE = load_adapter("reference")
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from harness.cli.main import cli
+from toolwire.harness.cli.main import cli
 
 ADAPTERS = {
     "reference": "reference",

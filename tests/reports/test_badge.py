@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from harness.reports.badge import badge, render_badge
 from tests.reports.factory import document, mixed_document, verdict
+from toolwire.harness.reports.badge import badge, render_badge
 
 # shields.io's endpoint schema (https://shields.io/badges/endpoint-badge), as
 # badges/shields validates it (services/endpoint-common.js, Joi): schemaVersion

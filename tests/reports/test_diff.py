@@ -8,9 +8,9 @@ from typing import Any
 
 from click.testing import CliRunner, Result
 
-from harness.cli.main import cli
-from harness.reports.diff import diff_results
 from tests.reports.factory import document, verdict, with_outcome
+from toolwire.harness.cli.main import cli
+from toolwire.harness.reports.diff import diff_results
 
 CASE, RULE = "single/weather", "pairing.id_changed"
 

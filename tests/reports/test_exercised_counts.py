@@ -8,14 +8,14 @@ from typing import Any
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
-from conformance.catalogue import RULE_CODES
-from harness.cli.main import cli
-from harness.reports.html_report import render_html
-from harness.reports.load import results_schema
-from harness.reports.markdown import render_markdown
-from harness.reports.summary import document_rule_totals, exercised_line, rule_totals
-from harness.rule_links import rule_url
 from tests.reports.factory import document, verdict
+from toolwire.conformance.catalogue import RULE_CODES
+from toolwire.harness.cli.main import cli
+from toolwire.harness.reports.html_report import render_html
+from toolwire.harness.reports.load import results_schema
+from toolwire.harness.reports.markdown import render_markdown
+from toolwire.harness.reports.summary import document_rule_totals, exercised_line, rule_totals
+from toolwire.harness.rule_links import rule_url
 
 
 def test_results_count_every_catalogue_rule_from_its_verdicts(

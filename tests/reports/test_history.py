@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from harness.reports import history_run, thirdparty
-from harness.reports.history import (
+from tests.reports.factory import document, verdict
+from toolwire.harness.reports import history_run, thirdparty
+from toolwire.harness.reports.history import (
     Fix,
     HistoryError,
     HistorySpec,
@@ -24,8 +25,7 @@ from harness.reports.history import (
     summary_to_json,
     version_key,
 )
-from harness.reports.history_page import Page, render_history_html, render_history_markdown
-from tests.reports.factory import document, verdict
+from toolwire.harness.reports.history_page import Page, render_history_html, render_history_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = """
@@ -226,7 +226,7 @@ def _page() -> Page:
     steps = tuple(diff_releases(runs, fixes))
     return Page(
         title="Lib <b>",
-        command="python -m harness.reports.thirdparty --history lib",
+        command="python -m toolwire.harness.reports.thirdparty --history lib",
         generated="2026-11-26 08:00 UTC",
         releases=("1.9.2", "1.9.10", "1.10.0"),
         runs=runs,
@@ -238,7 +238,7 @@ def _page() -> Page:
 def test_the_markdown_page_shows_counts_changes_fixes_and_the_unexplained() -> None:
     text = render_history_markdown(_page())
     assert text.startswith("# Lib \\<b\\>: release history")
-    assert "`python -m harness.reports.thirdparty --history lib`" in text
+    assert "`python -m toolwire.harness.reports.thirdparty --history lib`" in text
     assert "| 1.9.2 | **2** (1 fail, 1 warn; 1 pass) | **1** (1 fail; 0 pass) |" in text
     assert "lib==1.9.10 could not be installed" in text
     assert "### 1.9.2 → 1.9.10" in text

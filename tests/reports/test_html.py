@@ -6,9 +6,9 @@ import re
 from html.parser import HTMLParser
 from typing import Any
 
-from harness.reports.html_report import MAX_ROWS, render_html
-from harness.rule_links import documentation_url
 from tests.reports.factory import document, many_failures, mixed_document, verdict
+from toolwire.harness.reports.html_report import MAX_ROWS, render_html
+from toolwire.harness.rule_links import documentation_url
 
 RULES_BASE = f"{documentation_url()}/rules/"
 

@@ -50,7 +50,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An HTML report with real failures: a converter that returns garbage."""
     folder = tmp_path_factory.mktemp("html")
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT)}
-    toolwire = [sys.executable, "-c", "from harness.cli.main import main; main()"]
+    toolwire = [sys.executable, "-c", "from toolwire.harness.cli.main import main; main()"]
     subprocess.run(
         [
             *toolwire,

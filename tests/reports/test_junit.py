@@ -7,9 +7,9 @@ from typing import Any
 
 from junitparser import Error, Failure, JUnitXml, Skipped
 
-from harness.reports.junit import render_junit, xml_safe
-from harness.rule_links import rule_url
 from tests.reports.factory import document, mixed_document, verdict
+from toolwire.harness.reports.junit import render_junit, xml_safe
+from toolwire.harness.rule_links import rule_url
 
 
 def _parse(text: str, tmp_path: Path) -> JUnitXml:

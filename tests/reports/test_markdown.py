@@ -5,8 +5,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from harness.reports.markdown import DEFAULT_MAX_BYTES, code, fenced, inline, render_markdown
 from tests.reports.factory import document, many_failures, mixed_document, verdict
+from toolwire.harness.reports.markdown import (
+    DEFAULT_MAX_BYTES,
+    code,
+    fenced,
+    inline,
+    render_markdown,
+)
 
 ONE_MIB = 1024 * 1024
 

@@ -9,13 +9,13 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from harness.adapters.loader import load_adapter
-from harness.cli.main import cli
-from harness.cli.progress import RunProgress, resolve_mode
-from harness.corpus.case import Case
-from harness.corpus.loader import bundled_corpus_root, load_corpus
-from harness.engine.runner import RunOptions
-from harness.engine.session import Selection, run_corpus
+from toolwire.harness.adapters.loader import load_adapter
+from toolwire.harness.cli.main import cli
+from toolwire.harness.cli.progress import RunProgress, resolve_mode
+from toolwire.harness.corpus.case import Case
+from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
+from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.session import Selection, run_corpus
 
 PARALLEL = "feature:parallel"
 

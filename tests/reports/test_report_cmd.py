@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from harness.cli.main import cli
-from harness.reports.load import ResultsFileError, check_results
 from tests.reports.factory import mixed_document
+from toolwire.harness.cli.main import cli
+from toolwire.harness.reports.load import ResultsFileError, check_results
 
 
 def _report(*args: str) -> Result:

@@ -13,11 +13,11 @@ import pytest
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
-from harness.cli.main import cli
-from harness.corpus.loader import bundled_corpus_root
-from harness.engine.results import corpus_version
-from harness.reports.load import results_schema, schema_text
 from tests.reports.factory import mixed_document
+from toolwire.harness.cli.main import cli
+from toolwire.harness.corpus.loader import bundled_corpus_root
+from toolwire.harness.engine.results import corpus_version
+from toolwire.harness.reports.load import results_schema, schema_text
 
 RESULTS_SCHEMA = Path(__file__).parents[2] / "harness" / "reports" / "results.schema.json"
 

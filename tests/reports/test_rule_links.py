@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conformance.catalogue import RULE_CODES
-from harness import rule_links
-from harness.cli.main import cli
-from harness.rule_links import documentation_url, rule_url, rules_index_url
+from toolwire.conformance.catalogue import RULE_CODES
+from toolwire.harness import rule_links
+from toolwire.harness.cli.main import cli
+from toolwire.harness.rule_links import documentation_url, rule_url, rules_index_url
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = "tests.selftest.broken_requests:DescriptionLost"  # breaks fidelity.tool_definitions

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.reports import thirdparty
-from harness.reports.comparison import (
+from tests.reports.factory import document, mixed_document, verdict
+from toolwire.harness.reports import thirdparty
+from toolwire.harness.reports.comparison import (
     AdapterRow,
     directions,
     not_run,
@@ -20,8 +21,7 @@ from harness.reports.comparison import (
     summarise,
     worst_families,
 )
-from harness.reports.thirdparty import Entry, TableError, parse_table
-from tests.reports.factory import document, mixed_document, verdict
+from toolwire.harness.reports.thirdparty import Entry, TableError, parse_table
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -26,8 +26,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
-from harness.adapters.reference import DIRECTIONS, ReferenceAdapter
-from harness.model import PayloadKind
+from toolwire.harness.adapters.reference import DIRECTIONS, ReferenceAdapter
+from toolwire.harness.model import PayloadKind
 
 Triple = tuple[str, str, str]
 Json = dict[str, Any]

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
 
 Json = dict[str, Any]
 

@@ -11,12 +11,6 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.base import check_adapter
-from harness.adapters.reference import ReferenceAdapter
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from harness.engine.runner import RunOptions
-from harness.engine.session import run_corpus
-from harness.engine.verdicts import Verdict
 from tests.selftest.broken_base import (
     ANTHROPIC,
     OPENAI,
@@ -27,6 +21,12 @@ from tests.selftest.broken_base import (
     stream_chunks,
 )
 from tests.selftest.broken_blind import CallsSplitIntoTurns, ResponseReasoningStripped
+from toolwire.harness.adapters.base import check_adapter
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
+from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.session import run_corpus
+from toolwire.harness.engine.verdicts import Verdict
 
 NEW_RULES = (
     "reasoning.dropped",

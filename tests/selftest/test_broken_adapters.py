@@ -16,18 +16,18 @@ from pathlib import Path
 
 import pytest
 
-from conformance.catalogue import RULE_CODES
-from harness.adapters.base import check_adapter
-from harness.adapters.reference import ReferenceAdapter
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from harness.engine.runner import RunOptions
-from harness.engine.session import RunResult, run_corpus
-from harness.engine.verdicts import CONVERT, Verdict
 from tests.selftest.broken import BROKEN_ADAPTERS, NOT_FROM_ADAPTERS
 from tests.selftest.broken_base import BrokenAdapter
 from tests.selftest.broken_requests import DescriptionLost
 from tests.selftest.matrix import record
 from tests.selftest.patched_corpus import PATCHES, patched_corpus
+from toolwire.conformance.catalogue import RULE_CODES
+from toolwire.harness.adapters.base import check_adapter
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
+from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.session import RunResult, run_corpus
+from toolwire.harness.engine.verdicts import CONVERT, Verdict
 
 # One defect that legitimately gives two codes: the code broken -> {second code: why}.
 ALLOWANCES: dict[str, dict[str, str]] = {

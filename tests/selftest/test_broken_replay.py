@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.corpus.loader import bundled_corpus_root
-from harness.engine.lint import lint_text
+from toolwire.harness.corpus.loader import bundled_corpus_root
+from toolwire.harness.engine.lint import lint_text
 
 Json = dict[str, Any]
 Alteration = Callable[[Json], None]

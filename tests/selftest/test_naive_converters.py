@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from harness.adapters.base import check_adapter
-from harness.corpus.loader import Corpus
-from harness.engine.lint import lint_text
-from harness.engine.runner import RunOptions
-from harness.engine.session import RunResult, run_corpus
 from tests.selftest.naive import NaiveAdapterPattern
 from tests.selftest.naive_stream import NaiveUnifiedBuilder
 from tests.selftest.patched_corpus import PATCHES, patched_corpus
+from toolwire.harness.adapters.base import check_adapter
+from toolwire.harness.corpus.loader import Corpus
+from toolwire.harness.engine.lint import lint_text
+from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.session import RunResult, run_corpus
 
 TOOL_CHOICE_CASE = PATCHES["tool-choice"].case_id
 TEXT_IN_CALL_CHUNK_CASE = PATCHES["text-in-call-chunk"].case_id

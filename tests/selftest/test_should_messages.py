@@ -11,7 +11,6 @@ import re
 
 import pytest
 
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
 from tests.selftest.broken_base import BrokenAdapter
 from tests.selftest.broken_requests import (
     AssistantSplit,
@@ -23,6 +22,7 @@ from tests.selftest.broken_requests import (
 )
 from tests.selftest.broken_responses import UsageDropped
 from tests.selftest.test_broken_adapters import run
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
 
 MUST_WORD = re.compile(r"\bmust\b", re.IGNORECASE)
 SHOULD_DEFECTS = (

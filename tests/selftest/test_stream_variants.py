@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
 from tests.selftest.broken_base import (
     ANTHROPIC,
     OPENAI,
@@ -24,6 +23,7 @@ from tests.selftest.broken_base import (
 )
 from tests.selftest.broken_streams import FORCED_TOOL_ANSWERS
 from tests.selftest.test_broken_adapters import run
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
 
 STREAM_TO_OPENAI: frozenset[Triple] = frozenset({("stream", ANTHROPIC, OPENAI)})
 STREAM_CASES = ("streaming/parallel-anthropic", "thinking/stream-anthropic")

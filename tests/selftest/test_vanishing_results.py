@@ -13,19 +13,19 @@ from typing import Any
 
 import pytest
 
-from harness.adapters.base import check_adapter
-from harness.adapters.reference import ReferenceAdapter
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from harness.engine.runner import RunOptions
-from harness.engine.session import run_corpus
-from harness.engine.verdicts import Verdict
-from harness.model import PayloadKind
 from tests.selftest.broken_base import ANTHROPIC, OPENAI, blocks
 from tests.selftest.broken_vanish import (
     FinalResultsDropped,
     ResultsFlattenedToText,
     ResultsVanishProxy,
 )
+from toolwire.harness.adapters.base import check_adapter
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
+from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.session import run_corpus
+from toolwire.harness.engine.verdicts import Verdict
+from toolwire.harness.model import PayloadKind
 
 UNANSWERED = "pairing.unanswered_call"
 ERROR_CASES = ("error-result/missing-file-openai", "error-result/several-error-rounds-openai")

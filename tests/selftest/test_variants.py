@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.adapters.reference import ReferenceAdapter
-from harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from harness.engine.verdicts import Verdict
 from tests.selftest.patched_corpus import patched_corpus
 from tests.selftest.test_broken_adapters import run
 from tests.selftest.variants import VARIANTS, VariantAdapter
+from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
+from toolwire.harness.engine.verdicts import Verdict
 
 
 @pytest.fixture(scope="module")

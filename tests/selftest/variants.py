@@ -20,9 +20,9 @@ import json
 import re
 from typing import Any, ClassVar
 
-from harness.adapters.reference import DIRECTIONS, ReferenceAdapter
-from harness.model import PayloadKind
 from tests.selftest.broken_base import ANTHROPIC, OPENAI, Json, Triple, blocks, messages_of
+from toolwire.harness.adapters.reference import DIRECTIONS, ReferenceAdapter
+from toolwire.harness.model import PayloadKind
 
 REQUESTS: frozenset[Triple] = frozenset(d for d in DIRECTIONS if d[0] == "request")
 RESPONSES = "openai-responses"

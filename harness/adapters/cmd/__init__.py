@@ -7,8 +7,12 @@ published protocol; ``toolwire adapter-protocol --schema`` prints it).
 
 from __future__ import annotations
 
-from harness.adapters.cmd.adapter import AdapterProcessError, AdapterReportedError, CmdAdapter
-from harness.adapters.cmd.protocol import PROTOCOL_VERSION, ProtocolError, schema_text
+from toolwire.harness.adapters.cmd.adapter import (
+    AdapterProcessError,
+    AdapterReportedError,
+    CmdAdapter,
+)
+from toolwire.harness.adapters.cmd.protocol import PROTOCOL_VERSION, ProtocolError, schema_text
 
 __all__ = [
     "PROTOCOL_VERSION",

@@ -19,9 +19,14 @@ import shlex
 import threading
 from typing import Any
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.cmd.channel import ChannelClosed, ChannelTimeout, LineChannel, LineTooLong
-from harness.adapters.cmd.protocol import (
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.cmd.channel import (
+    ChannelClosed,
+    ChannelTimeout,
+    LineChannel,
+    LineTooLong,
+)
+from toolwire.harness.adapters.cmd.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
     check_message,
@@ -29,10 +34,10 @@ from harness.adapters.cmd.protocol import (
     encode,
     validation_requested,
 )
-from harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
-from harness.errors import AdapterLoadError, ToolwireError
-from harness.model import PayloadKind
-from harness.redaction import redact
+from toolwire.harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
+from toolwire.harness.errors import AdapterLoadError, ToolwireError
+from toolwire.harness.model import PayloadKind
+from toolwire.harness.redaction import redact
 
 CALL_TIMEOUT = 10.0
 HANDSHAKE_TIMEOUT = 10.0

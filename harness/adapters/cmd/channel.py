@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import IO, Any
 
-from harness.redaction import redact
+from toolwire.harness.redaction import redact
 
 STDERR_LINES = 20
 STDERR_LINE_BYTES = 4096  # longer stderr lines are kept in pieces of this size

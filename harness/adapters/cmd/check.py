@@ -13,13 +13,18 @@ import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.cmd.adapter import AdapterReportedError, CmdAdapter
-from harness.adapters.cmd.protocol import SENT_BY, ProtocolError, decode_line, schema_problem
-from harness.corpus.loader import Corpus
-from harness.engine.payloads import SourcePayload, case_payloads
-from harness.errors import ToolwireError
-from harness.model import PAYLOAD_KINDS, PayloadKind
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.cmd.adapter import AdapterReportedError, CmdAdapter
+from toolwire.harness.adapters.cmd.protocol import (
+    SENT_BY,
+    ProtocolError,
+    decode_line,
+    schema_problem,
+)
+from toolwire.harness.corpus.loader import Corpus
+from toolwire.harness.engine.payloads import SourcePayload, case_payloads
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.model import PAYLOAD_KINDS, PayloadKind
 
 
 @dataclass

@@ -22,8 +22,8 @@ from functools import cache
 from importlib.resources import files
 from typing import Any, Literal, TypeAlias
 
-from harness import json_text
-from harness.errors import ToolwireError
+from toolwire.harness import json_text
+from toolwire.harness.errors import ToolwireError
 
 PROTOCOL_VERSION = 1
 SCHEMA_RESOURCE = "protocol.schema.json"
@@ -45,7 +45,9 @@ class ProtocolError(ToolwireError):
 
 def schema_text() -> str:
     """The published JSON Schema of the protocol, as shipped."""
-    return files("harness.adapters.cmd").joinpath(SCHEMA_RESOURCE).read_text(encoding="utf-8")
+    return (
+        files("toolwire.harness.adapters.cmd").joinpath(SCHEMA_RESOURCE).read_text(encoding="utf-8")
+    )
 
 
 @cache

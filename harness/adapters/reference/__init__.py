@@ -23,7 +23,7 @@ naming the call or message; the engine reports it as an ``error`` verdict.
 
 from __future__ import annotations
 
-from harness.adapters.reference.adapter import DIRECTIONS, ReferenceAdapter
-from harness.adapters.reference.errors import ConversionError
+from toolwire.harness.adapters.reference.adapter import DIRECTIONS, ReferenceAdapter
+from toolwire.harness.adapters.reference.errors import ConversionError
 
 __all__ = ["DIRECTIONS", "ConversionError", "ReferenceAdapter"]

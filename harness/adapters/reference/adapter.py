@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from harness import __version__
-from harness.adapters.reference import (
+from toolwire.harness import __version__
+from toolwire.harness.adapters.reference import (
     from_responses,
     gemini_steps,
     order,
@@ -36,13 +36,13 @@ from harness.adapters.reference import (
     to_openai,
     to_responses,
 )
-from harness.adapters.reference.errors import ConversionError
-from harness.adapters.reference.ids import changed_ids
-from harness.adapters.reference.streams import events_in, events_out
-from harness.dialects import get_codec
-from harness.dialects.openai_chat.tools import parse_tool
-from harness.dialects.qwen_xml import QWEN_XML_CODEC
-from harness.model import (
+from toolwire.harness.adapters.reference.errors import ConversionError
+from toolwire.harness.adapters.reference.ids import changed_ids
+from toolwire.harness.adapters.reference.streams import events_in, events_out
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.dialects.openai_chat.tools import parse_tool
+from toolwire.harness.dialects.qwen_xml import QWEN_XML_CODEC
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
     GEMINI,

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from harness.adapters.reference.errors import ConversionError
-from harness.model import Block, OpaqueBlock, TextBlock
+from toolwire.harness.adapters.reference.errors import ConversionError
+from toolwire.harness.model import Block, OpaqueBlock, TextBlock
 
 _DATA_URL = re.compile(r"^data:(?P<media>[^;,]+);base64,(?P<data>.*)$", re.DOTALL)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.errors import ToolwireError
+from toolwire.harness.errors import ToolwireError
 
 
 class ConversionError(ToolwireError, ValueError):

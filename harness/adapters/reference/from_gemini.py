@@ -41,13 +41,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.reference.errors import ConversionError
-from harness.adapters.reference.gemini_ids import generated_id, join_id
-from harness.adapters.reference.ids import to_anthropic_id
-from harness.adapters.reference.params import DEFAULT_MAX_TOKENS, MIN_THINKING_BUDGET
-from harness.adapters.reference.tools import EMPTY_INPUT_SCHEMA
-from harness.model import (
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.reference.errors import ConversionError
+from toolwire.harness.adapters.reference.gemini_ids import generated_id, join_id
+from toolwire.harness.adapters.reference.ids import to_anthropic_id
+from toolwire.harness.adapters.reference.params import DEFAULT_MAX_TOKENS, MIN_THINKING_BUDGET
+from toolwire.harness.adapters.reference.tools import EMPTY_INPUT_SCHEMA
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     Block,
     Choice,

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from harness.adapters.reference import from_gemini, to_anthropic, to_gemini, to_openai
-from harness.adapters.reference.gemini_ids import join_id, split_id
-from harness.adapters.reference.ids import from_anthropic_id, to_anthropic_id
-from harness.dialects import get_codec
-from harness.model import (
+from toolwire.harness.adapters.reference import from_gemini, to_anthropic, to_gemini, to_openai
+from toolwire.harness.adapters.reference.gemini_ids import join_id, split_id
+from toolwire.harness.adapters.reference.ids import from_anthropic_id, to_anthropic_id
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     GEMINI,
     Conversation,
@@ -26,7 +26,7 @@ from harness.model import (
 )
 
 if TYPE_CHECKING:
-    from harness.adapters.reference.adapter import ReferenceAdapter
+    from toolwire.harness.adapters.reference.adapter import ReferenceAdapter
 
 
 def request_step(source: str, target: str) -> Callable[[Conversation], Conversation]:

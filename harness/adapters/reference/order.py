@@ -14,7 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.model import Block, Conversation, Response, TextBlock, ThinkingBlock, ToolCall, Turn
+from toolwire.harness.model import (
+    Block,
+    Conversation,
+    Response,
+    TextBlock,
+    ThinkingBlock,
+    ToolCall,
+    Turn,
+)
 
 
 def _text_after_call(turn: Turn) -> bool:

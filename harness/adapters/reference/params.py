@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.model import DEEPSEEK_CHAT
+from toolwire.harness.model import DEEPSEEK_CHAT
 
 DEFAULT_MAX_TOKENS = 4096
 DEFAULT_THINKING_BUDGET = 2048

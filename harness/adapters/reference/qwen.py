@@ -2,7 +2,7 @@
 
 A Qwen3-Coder model behind a server without a tool parser writes its calls
 as XML in ``content`` (WIRE.md 1.4). The qwen-xml codec parses that text
-(``harness.dialects.qwen_xml``); this module writes what a tool-parsing
+(``toolwire.harness.dialects.qwen_xml``); this module writes what a tool-parsing
 server would have sent:
 
 * each valid call becomes a ``tool_calls`` entry (arguments typed by the
@@ -33,8 +33,8 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import replace
 
-from harness.dialects.qwen_xml import REJECTED_CALL, parse_qwen_xml
-from harness.model import (
+from toolwire.harness.dialects.qwen_xml import REJECTED_CALL, parse_qwen_xml
+from toolwire.harness.model import (
     OPENAI_CHAT,
     Block,
     Choice,

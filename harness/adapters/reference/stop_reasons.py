@@ -25,10 +25,10 @@ https://api-docs.deepseek.com/api/create-chat-completion.
 
 from __future__ import annotations
 
-from harness.adapters.reference.errors import ConversionError
-from harness.dialects.anthropic_messages.response import STOP_REASONS
-from harness.dialects.openai_chat.common import canonical_stop
-from harness.model import StopReason
+from toolwire.harness.adapters.reference.errors import ConversionError
+from toolwire.harness.dialects.anthropic_messages.response import STOP_REASONS
+from toolwire.harness.dialects.openai_chat.common import canonical_stop
+from toolwire.harness.model import StopReason
 
 ANTHROPIC_TO_OPENAI: dict[str, str] = {
     "end_turn": "stop",

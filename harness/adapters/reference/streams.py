@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from harness.adapters.reference.errors import ConversionError
-from harness.model import SSEEvent
-from harness.sse import parse_sse
+from toolwire.harness.adapters.reference.errors import ConversionError
+from toolwire.harness.model import SSEEvent
+from toolwire.harness.sse import parse_sse
 
 DONE = "[DONE]"
 _SHAPE = 'a stream is a list of {"event": name or null, "data": chunk} objects'

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from harness.model import Block, ThinkingBlock, ToolCall, Turn
+from toolwire.harness.model import Block, ThinkingBlock, ToolCall, Turn
 
 
 def _thinking(blocks: Iterable[Block]) -> list[ThinkingBlock]:

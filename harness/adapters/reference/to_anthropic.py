@@ -28,16 +28,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from conformance.conventions import result_is_error_by_convention
-from harness.adapters.reference.content import texts, to_anthropic_content
-from harness.adapters.reference.errors import ConversionError
-from harness.adapters.reference.ids import to_anthropic_id
-from harness.adapters.reference.params import params_to_anthropic
-from harness.adapters.reference.stop_reasons import to_anthropic_stop
-from harness.adapters.reference.thinking import anthropic_thinking_blocks
-from harness.adapters.reference.tools import choice_to_anthropic, tools_to_anthropic
-from harness.adapters.reference.truncated import cut_off_call, is_cut_off
-from harness.model import (
+from toolwire.conformance.conventions import result_is_error_by_convention
+from toolwire.harness.adapters.reference.content import texts, to_anthropic_content
+from toolwire.harness.adapters.reference.errors import ConversionError
+from toolwire.harness.adapters.reference.ids import to_anthropic_id
+from toolwire.harness.adapters.reference.params import params_to_anthropic
+from toolwire.harness.adapters.reference.stop_reasons import to_anthropic_stop
+from toolwire.harness.adapters.reference.thinking import anthropic_thinking_blocks
+from toolwire.harness.adapters.reference.tools import choice_to_anthropic, tools_to_anthropic
+from toolwire.harness.adapters.reference.truncated import cut_off_call, is_cut_off
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     Block,
     Choice,

@@ -43,11 +43,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.reference.errors import ConversionError
-from harness.adapters.reference.gemini_ids import split_id
-from harness.adapters.reference.ids import from_anthropic_id
-from harness.model import (
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.reference.errors import ConversionError
+from toolwire.harness.adapters.reference.gemini_ids import split_id
+from toolwire.harness.adapters.reference.ids import from_anthropic_id
+from toolwire.harness.model import (
     GEMINI,
     Block,
     Choice,

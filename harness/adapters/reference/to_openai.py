@@ -7,7 +7,7 @@ Requests (docs/conventions.md and WIRE.md 1.1-1.3):
   in order, right after the assistant turn; the rest of that user message
   (text, images) follows as a user message;
 * ``is_error: true`` results are written with the ``Error: `` prefix
-  (``conformance.conventions.mark_error``): Chat Completions has no flag;
+  (``toolwire.conformance.conventions.mark_error``): Chat Completions has no flag;
 * assistant turns: text blocks joined with no separator into ``content``
   (one of the joins docs/conventions.md accepts; text after a call cannot
   keep its place), ``tool_use`` blocks as ``tool_calls`` whose ``arguments``
@@ -36,17 +36,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from conformance.conventions import mark_error
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.reference.content import texts, to_openai_content
-from harness.adapters.reference.errors import ConversionError
-from harness.adapters.reference.ids import from_anthropic_id
-from harness.adapters.reference.params import params_to_openai, thinking_disabled
-from harness.adapters.reference.stop_reasons import to_openai_finish
-from harness.adapters.reference.thinking import fill_replay_reasoning, reasoning_content_block
-from harness.adapters.reference.tools import choice_to_openai, tools_to_openai
-from harness.adapters.reference.truncated import cut_off_call, is_cut_off
-from harness.model import (
+from toolwire.conformance.conventions import mark_error
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.reference.content import texts, to_openai_content
+from toolwire.harness.adapters.reference.errors import ConversionError
+from toolwire.harness.adapters.reference.ids import from_anthropic_id
+from toolwire.harness.adapters.reference.params import params_to_openai, thinking_disabled
+from toolwire.harness.adapters.reference.stop_reasons import to_openai_finish
+from toolwire.harness.adapters.reference.thinking import (
+    fill_replay_reasoning,
+    reasoning_content_block,
+)
+from toolwire.harness.adapters.reference.tools import choice_to_openai, tools_to_openai
+from toolwire.harness.adapters.reference.truncated import cut_off_call, is_cut_off
+from toolwire.harness.model import (
     DEEPSEEK_CHAT,
     Block,
     Choice,

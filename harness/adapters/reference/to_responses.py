@@ -47,11 +47,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.reference.errors import ConversionError
-from harness.adapters.reference.to_anthropic import arguments_object
-from harness.adapters.reference.truncated import cut_off_call, is_cut_off
-from harness.model import (
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.reference.errors import ConversionError
+from toolwire.harness.adapters.reference.to_anthropic import arguments_object
+from toolwire.harness.adapters.reference.truncated import cut_off_call, is_cut_off
+from toolwire.harness.model import (
     OPENAI_RESPONSES,
     Block,
     Choice,

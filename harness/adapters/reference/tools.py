@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.adapters.base import UnsupportedConversion
-from harness.model import ToolChoice, ToolDef
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.model import ToolChoice, ToolDef
 
 EMPTY_INPUT_SCHEMA = {"type": "object", "properties": {}}
 

@@ -13,7 +13,7 @@ refused.
 
 from __future__ import annotations
 
-from harness.model import StopReason, ToolCall
+from toolwire.harness.model import StopReason, ToolCall
 
 
 def is_cut_off(stop_reason: StopReason | None) -> bool:

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness.adapters.thirdparty._offline import load, require
-from harness.adapters.thirdparty._replay import Replay, dump, forbid_network
+from toolwire.harness.adapters.thirdparty._offline import load, require
+from toolwire.harness.adapters.thirdparty._replay import Replay, dump, forbid_network
 
 EXTRA = "aisuite"
 MODULES = ("aisuite", "anthropic", "openai", "httpx")

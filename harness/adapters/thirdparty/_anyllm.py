@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
-from harness.adapters.thirdparty._offline import load, require, run_async
-from harness.adapters.thirdparty._replay import Replay, forbid_network
+from toolwire.harness.adapters.thirdparty._offline import load, require, run_async
+from toolwire.harness.adapters.thirdparty._replay import Replay, forbid_network
 
 EXTRA = "anyllm"
 MODULES = ("any_llm", "anthropic", "openai", "httpx", "httpx2")

@@ -28,9 +28,9 @@ from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
-from harness.adapters.thirdparty._litellm_entry import raw_request_kwargs
-from harness.adapters.thirdparty._offline import load, require
-from harness.adapters.thirdparty._replay import forbid_network, stream_data
+from toolwire.harness.adapters.thirdparty._litellm_entry import raw_request_kwargs
+from toolwire.harness.adapters.thirdparty._offline import load, require
+from toolwire.harness.adapters.thirdparty._replay import forbid_network, stream_data
 
 EXTRA = "litellm"
 MODULES = ("litellm", "mcp", "httpx")

@@ -49,7 +49,7 @@ import inspect
 from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Any
 
-from harness.adapters.thirdparty._offline import load, run_async
+from toolwire.harness.adapters.thirdparty._offline import load, run_async
 
 # Newest first: a release has exactly one of them.
 ADAPTER_PACKAGES = (

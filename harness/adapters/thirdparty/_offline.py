@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from importlib import metadata
 from typing import Any
 
-from harness.errors import AdapterLoadError
+from toolwire.harness.errors import AdapterLoadError
 
 # A key the libraries accept; no request ever reaches a server.
 OFFLINE_API_KEY = "toolwire-offline-no-network"

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from harness.adapters.thirdparty._offline import load
-from harness.model import ANTHROPIC_MESSAGES
+from toolwire.harness.adapters.thirdparty._offline import load
+from toolwire.harness.model import ANTHROPIC_MESSAGES
 
 _ERROR_MARKER = re.compile(r"^\s*error:", re.IGNORECASE)
 

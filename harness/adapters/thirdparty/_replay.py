@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness.adapters.thirdparty._offline import load
+from toolwire.harness.adapters.thirdparty._offline import load
 
 _LOOPBACK = ("127.", "::1", "localhost")
 _guard_lock = threading.Lock()

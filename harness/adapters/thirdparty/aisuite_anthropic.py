@@ -26,9 +26,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from harness.adapters.thirdparty._aisuite import client, load_aisuite, response_body, stream_events
-from harness.adapters.thirdparty._replay import Replay, event_stream, placeholder_answer
-from harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
+from toolwire.harness.adapters.thirdparty._aisuite import (
+    client,
+    load_aisuite,
+    response_body,
+    stream_events,
+)
+from toolwire.harness.adapters.thirdparty._replay import Replay, event_stream, placeholder_answer
+from toolwire.harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
 
 MODEL = "anthropic:claude-sonnet-4-5"
 PROMPT = [{"role": "user", "content": "toolwire"}]

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.thirdparty._aisuite import client, load_aisuite, response_body
-from harness.adapters.thirdparty._replay import Replay
-from harness.adapters.thirdparty.aisuite_anthropic import request_body
-from harness.model import DEEPSEEK_CHAT, PayloadKind
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.thirdparty._aisuite import client, load_aisuite, response_body
+from toolwire.harness.adapters.thirdparty._replay import Replay
+from toolwire.harness.adapters.thirdparty.aisuite_anthropic import request_body
+from toolwire.harness.model import DEEPSEEK_CHAT, PayloadKind
 
 PROMPT = [{"role": "user", "content": "toolwire"}]
 _PROVIDER = "deepseek"

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.adapters.thirdparty._anyllm import (
+from toolwire.harness.adapters.thirdparty._anyllm import (
     HTTPX,
     call,
     call_for_body,
@@ -35,14 +35,14 @@ from harness.adapters.thirdparty._anyllm import (
     provider,
     split_request,
 )
-from harness.adapters.thirdparty._replay import (
+from toolwire.harness.adapters.thirdparty._replay import (
     Replay,
     chunk_events,
     dump,
     event_stream,
     placeholder_answer,
 )
-from harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
+from toolwire.harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
 
 MODEL = "claude-sonnet-4-5"
 PROMPT = [{"role": "user", "content": "toolwire"}]

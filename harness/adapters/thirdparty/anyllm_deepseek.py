@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.thirdparty._anyllm import (
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.thirdparty._anyllm import (
     HTTPX,
     call,
     call_for_body,
@@ -33,8 +33,8 @@ from harness.adapters.thirdparty._anyllm import (
     provider,
     split_request,
 )
-from harness.adapters.thirdparty._replay import Replay, placeholder_answer
-from harness.model import DEEPSEEK_CHAT, OPENAI_CHAT, PayloadKind
+from toolwire.harness.adapters.thirdparty._replay import Replay, placeholder_answer
+from toolwire.harness.model import DEEPSEEK_CHAT, OPENAI_CHAT, PayloadKind
 
 DEFAULT_MODEL = "deepseek-v4-pro"
 _PROVIDER = "deepseek"

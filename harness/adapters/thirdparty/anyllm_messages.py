@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.thirdparty._anyllm import (
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.thirdparty._anyllm import (
     HTTPX,
     call,
     call_for_body,
@@ -40,8 +40,13 @@ from harness.adapters.thirdparty._anyllm import (
     provider,
     split_request,
 )
-from harness.adapters.thirdparty._replay import Replay, dump, event_stream, placeholder_answer
-from harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
+from toolwire.harness.adapters.thirdparty._replay import (
+    Replay,
+    dump,
+    event_stream,
+    placeholder_answer,
+)
+from toolwire.harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
 
 MODEL = "gpt-4.1-mini"
 PROMPT = [{"role": "user", "content": "toolwire"}]

@@ -40,16 +40,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.thirdparty import _envelopes
-from harness.adapters.thirdparty._offline import (
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.thirdparty import _envelopes
+from toolwire.harness.adapters.thirdparty._offline import (
     OFFLINE_API_KEY,
     RequestCapture,
     load,
     plain_json,
     require,
 )
-from harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
+from toolwire.harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
 
 EXTRA = "langchain"
 _MODULES = ("langchain_core", "langchain_openai", "langchain_anthropic", "anthropic")

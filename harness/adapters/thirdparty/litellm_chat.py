@@ -30,10 +30,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from harness.adapters.thirdparty._litellm import load_litellm, logging_object, raw_request
-from harness.adapters.thirdparty._offline import load
-from harness.adapters.thirdparty._replay import chunk_events, dump, event_stream
-from harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
+from toolwire.harness.adapters.thirdparty._litellm import load_litellm, logging_object, raw_request
+from toolwire.harness.adapters.thirdparty._offline import load
+from toolwire.harness.adapters.thirdparty._replay import chunk_events, dump, event_stream
+from toolwire.harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
 
 MODEL = "anthropic/claude-sonnet-4-5"
 _LOCAL_MODEL = MODEL.partition("/")[2]

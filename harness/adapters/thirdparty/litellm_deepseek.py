@@ -29,15 +29,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.thirdparty._litellm import (
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.thirdparty._litellm import (
     completion_chunks,
     load_litellm,
     model_response,
     raw_request,
 )
-from harness.adapters.thirdparty._replay import chunk_events, dump
-from harness.model import DEEPSEEK_CHAT, OPENAI_CHAT, PayloadKind
+from toolwire.harness.adapters.thirdparty._replay import chunk_events, dump
+from toolwire.harness.model import DEEPSEEK_CHAT, OPENAI_CHAT, PayloadKind
 
 DEFAULT_MODEL = "deepseek-v4-pro"
 

@@ -44,23 +44,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.thirdparty._litellm import (
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.thirdparty._litellm import (
     completion_chunks,
     load_litellm,
     model_response,
     raw_request_to,
 )
-from harness.adapters.thirdparty._litellm_entry import (
+from toolwire.harness.adapters.thirdparty._litellm_entry import (
     adapters_module,
     async_only,
     completion_kwargs,
     routes_to_responses_api,
     sse_bytes,
 )
-from harness.adapters.thirdparty._offline import load, plain_json
-from harness.adapters.thirdparty._replay import dump
-from harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
+from toolwire.harness.adapters.thirdparty._offline import load, plain_json
+from toolwire.harness.adapters.thirdparty._replay import dump
+from toolwire.harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT, PayloadKind
 
 MODEL = "openai/gpt-4.1-mini"
 _LOCAL_MODEL = MODEL.partition("/")[2]

@@ -41,15 +41,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.thirdparty._offline import (
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.thirdparty._offline import (
     OFFLINE_API_KEY,
     RequestCapture,
     capture_request_body,
     load,
     require,
 )
-from harness.model import DEEPSEEK_CHAT, OPENAI_CHAT, PayloadKind
+from toolwire.harness.model import DEEPSEEK_CHAT, OPENAI_CHAT, PayloadKind
 
 EXTRA = "openai-agents"
 _MODULES = ("agents", "openai", "httpx2")

@@ -40,16 +40,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.thirdparty import _pydantic_ai_history as history
-from harness.adapters.thirdparty._offline import (
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.thirdparty import _pydantic_ai_history as history
+from toolwire.harness.adapters.thirdparty._offline import (
     OFFLINE_API_KEY,
     RequestCapture,
     capture_request_body,
     load,
     require,
 )
-from harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT, PayloadKind
+from toolwire.harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, OPENAI_CHAT, PayloadKind
 
 EXTRA = "pydantic-ai"
 _MODULES = ("pydantic_ai", "openai", "anthropic", "httpx2")

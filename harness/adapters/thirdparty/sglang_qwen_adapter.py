@@ -42,9 +42,9 @@ import json
 import uuid
 from typing import Any
 
-from harness.adapters.base import UnsupportedConversion
-from harness.adapters.thirdparty._offline import load, plain_json, require
-from harness.model import OPENAI_CHAT, QWEN_XML, PayloadKind
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.adapters.thirdparty._offline import load, plain_json, require
+from toolwire.harness.model import OPENAI_CHAT, QWEN_XML, PayloadKind
 
 EXTRA = "sglang-qwen"
 _MODULES = ("sglang", "partial_json_parser", "orjson", "msgspec", "openai")

@@ -7,8 +7,8 @@ tool_choice), ``request``, ``response``, ``stream`` (SSE reassembly),
 
 from __future__ import annotations
 
-from harness.dialects.anthropic_messages.codec import AnthropicMessagesCodec
-from harness.dialects.base import DialectCodec
+from toolwire.harness.dialects.anthropic_messages.codec import AnthropicMessagesCodec
+from toolwire.harness.dialects.base import DialectCodec
 
 ANTHROPIC_MESSAGES_CODEC: DialectCodec = AnthropicMessagesCodec()
 

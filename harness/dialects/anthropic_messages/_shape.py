@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness.errors import WireFormatError
+from toolwire.harness.errors import WireFormatError
 
 # The Messages API reference, cited in hints so a user can check the shape.
 MESSAGES_API_URL = "https://platform.claude.com/docs/en/api/messages"

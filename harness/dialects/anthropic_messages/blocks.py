@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.dialects.anthropic_messages._shape import (
+from toolwire.harness.dialects.anthropic_messages._shape import (
     describe,
     expect_object,
     join,
@@ -30,8 +30,8 @@ from harness.dialects.anthropic_messages._shape import (
     required_str,
     split_extra,
 )
-from harness.errors import WireFormatError
-from harness.model import (
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     Block,
     ContentForm,
     OpaqueBlock,

@@ -5,11 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from harness.dialects.anthropic_messages.render_stream import render_stream
-from harness.dialects.anthropic_messages.request import parse_request, render_request
-from harness.dialects.anthropic_messages.response import parse_response, render_response
-from harness.dialects.anthropic_messages.stream import parse_stream
-from harness.model import ANTHROPIC_MESSAGES, Conversation, Response, SSEEvent, StreamTranscript
+from toolwire.harness.dialects.anthropic_messages.render_stream import render_stream
+from toolwire.harness.dialects.anthropic_messages.request import parse_request, render_request
+from toolwire.harness.dialects.anthropic_messages.response import parse_response, render_response
+from toolwire.harness.dialects.anthropic_messages.stream import parse_stream
+from toolwire.harness.model import (
+    ANTHROPIC_MESSAGES,
+    Conversation,
+    Response,
+    SSEEvent,
+    StreamTranscript,
+)
 
 
 class AnthropicMessagesCodec:

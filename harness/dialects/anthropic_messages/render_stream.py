@@ -20,9 +20,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from harness.dialects.anthropic_messages.blocks import render_block
-from harness.dialects.anthropic_messages.response import render_response
-from harness.model import Response, SSEEvent, ToolCall
+from toolwire.harness.dialects.anthropic_messages.blocks import render_block
+from toolwire.harness.dialects.anthropic_messages.response import render_response
+from toolwire.harness.model import Response, SSEEvent, ToolCall
 
 # Top-level fields a stream reports in message_delta rather than message_start.
 _END_FIELDS = ("stop_reason", "stop_sequence", "stop_details", "container")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.dialects.anthropic_messages._shape import (
+from toolwire.harness.dialects.anthropic_messages._shape import (
     expect_list,
     expect_object,
     optional_bool,
@@ -21,16 +21,16 @@ from harness.dialects.anthropic_messages._shape import (
     required_str,
     split_extra,
 )
-from harness.dialects.anthropic_messages.blocks import content_of, render_content
-from harness.dialects.anthropic_messages.tools import (
+from toolwire.harness.dialects.anthropic_messages.blocks import content_of, render_content
+from toolwire.harness.dialects.anthropic_messages.tools import (
     parallel_from_choice,
     parse_tool_choice,
     parse_tools,
     render_tool_choice,
     render_tools,
 )
-from harness.errors import WireFormatError
-from harness.model import ANTHROPIC_MESSAGES, Conversation, Turn
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import ANTHROPIC_MESSAGES, Conversation, Turn
 
 _NAMED = frozenset(("model", "messages", "system", "tools", "tool_choice", "stream"))
 _TURN_NAMED = frozenset(("role", "content"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.dialects.anthropic_messages._shape import (
+from toolwire.harness.dialects.anthropic_messages._shape import (
     describe,
     expect_object,
     optional_str,
@@ -21,9 +21,9 @@ from harness.dialects.anthropic_messages._shape import (
     required_str,
     split_extra,
 )
-from harness.dialects.anthropic_messages.blocks import content_of, render_content
-from harness.errors import WireFormatError
-from harness.model import (
+from toolwire.harness.dialects.anthropic_messages.blocks import content_of, render_content
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     CanonicalStop,
     Choice,

@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeGuard
 
-from harness import json_text
-from harness.dialects.anthropic_messages.blocks import parse_block
-from harness.dialects.anthropic_messages.response import parse_response
-from harness.dialects.partial_json import CUT_STOP_REASONS, cut_off_value
-from harness.errors import WireFormatError
-from harness.model import (
+from toolwire.harness import json_text
+from toolwire.harness.dialects.anthropic_messages.blocks import parse_block
+from toolwire.harness.dialects.anthropic_messages.response import parse_response
+from toolwire.harness.dialects.partial_json import CUT_STOP_REASONS, cut_off_value
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     Choice,
     Response,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from harness.dialects.anthropic_messages._shape import (
+from toolwire.harness.dialects.anthropic_messages._shape import (
     describe,
     expect_list,
     expect_object,
@@ -23,8 +23,8 @@ from harness.dialects.anthropic_messages._shape import (
     put,
     split_extra,
 )
-from harness.errors import WireFormatError
-from harness.model import ToolChoice, ToolDef
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import ToolChoice, ToolDef
 
 ChoiceMode = Literal["auto", "none", "required", "tool"]
 

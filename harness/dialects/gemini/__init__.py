@@ -8,8 +8,8 @@ writing), ``codec`` (the ``DialectCodec``).
 
 from __future__ import annotations
 
-from harness.dialects.base import DialectCodec
-from harness.dialects.gemini.codec import GeminiCodec
+from toolwire.harness.dialects.base import DialectCodec
+from toolwire.harness.dialects.gemini.codec import GeminiCodec
 
 GEMINI_CODEC: DialectCodec = GeminiCodec()
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.dialects.anthropic_messages._shape import describe, join, put, split_extra
-from harness.errors import WireFormatError
+from toolwire.harness.dialects.anthropic_messages._shape import describe, join, put, split_extra
+from toolwire.harness.errors import WireFormatError
 
 # The generateContent reference (request body, Content, Part, Tool, ToolConfig,
 # GenerateContentResponse, Candidate, FinishReason, UsageMetadata).

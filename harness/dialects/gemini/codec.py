@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from harness.dialects.gemini.request import parse_request, render_request
-from harness.dialects.gemini.response import parse_response, render_response
-from harness.dialects.gemini.stream import parse_stream, render_stream
-from harness.model import GEMINI, Conversation, Response, SSEEvent, StreamTranscript
+from toolwire.harness.dialects.gemini.request import parse_request, render_request
+from toolwire.harness.dialects.gemini.response import parse_response, render_response
+from toolwire.harness.dialects.gemini.stream import parse_stream, render_stream
+from toolwire.harness.model import GEMINI, Conversation, Response, SSEEvent, StreamTranscript
 
 
 class GeminiCodec:

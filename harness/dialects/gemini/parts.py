@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.dialects.gemini._shape import (
+from toolwire.harness.dialects.gemini._shape import (
     describe,
     expect_list,
     expect_object,
@@ -36,9 +36,9 @@ from harness.dialects.gemini._shape import (
     put,
     split_extra,
 )
-from harness.dialects.gemini.results import is_error_object, response_object, result_text
-from harness.errors import WireFormatError
-from harness.model import (
+from toolwire.harness.dialects.gemini.results import is_error_object, response_object, result_text
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     Block,
     OpaqueBlock,
     TextBlock,

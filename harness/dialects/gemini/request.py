@@ -23,16 +23,21 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from harness.dialects.gemini._shape import expect_list, expect_object, join
-from harness.dialects.gemini.parts import parse_content, parse_parts, render_content, render_part
-from harness.dialects.gemini.tools import (
+from toolwire.harness.dialects.gemini._shape import expect_list, expect_object, join
+from toolwire.harness.dialects.gemini.parts import (
+    parse_content,
+    parse_parts,
+    render_content,
+    render_part,
+)
+from toolwire.harness.dialects.gemini.tools import (
     parse_tool_config,
     parse_tools,
     render_tool_choice,
     render_tools,
 )
-from harness.errors import WireFormatError
-from harness.model import GEMINI, Conversation, ToolChoice
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import GEMINI, Conversation, ToolChoice
 
 _NAMED = frozenset(("contents", "systemInstruction", "tools", "toolConfig"))
 SYSTEM = "systemInstruction"

@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.dialects.gemini._shape import describe, expect_list, expect_object, join, put
-from harness.dialects.gemini.parts import ROLE_TO_WIRE, parse_content, render_content
-from harness.errors import WireFormatError
-from harness.model import (
+from toolwire.harness.dialects.gemini._shape import describe, expect_list, expect_object, join, put
+from toolwire.harness.dialects.gemini.parts import ROLE_TO_WIRE, parse_content, render_content
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     GEMINI,
     CanonicalStop,
     Choice,

@@ -25,11 +25,15 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness import json_text
-from harness.dialects.gemini.parts import SIGNATURE
-from harness.dialects.gemini.response import parse_response, render_candidate, render_response
-from harness.errors import WireFormatError
-from harness.model import (
+from toolwire.harness import json_text
+from toolwire.harness.dialects.gemini.parts import SIGNATURE
+from toolwire.harness.dialects.gemini.response import (
+    parse_response,
+    render_candidate,
+    render_response,
+)
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     GEMINI,
     Choice,
     Response,

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from harness.dialects.gemini._shape import (
+from toolwire.harness.dialects.gemini._shape import (
     expect_list,
     expect_object,
     join,
@@ -35,9 +35,9 @@ from harness.dialects.gemini._shape import (
     put,
     split_extra,
 )
-from harness.dialects.gemini.schema import openapi_to_json_schema
-from harness.errors import WireFormatError
-from harness.model import ToolChoice, ToolDef
+from toolwire.harness.dialects.gemini.schema import openapi_to_json_schema
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import ToolChoice, ToolDef
 
 SCHEMA_KEYS = ("parameters", "parametersJsonSchema", "parameters_json_schema")
 DEFAULT_SCHEMA_KEY = "parametersJsonSchema"

@@ -8,7 +8,7 @@ arguments) and ``codec`` (the two codec objects).
 
 from __future__ import annotations
 
-from harness.dialects.openai_chat.codec import (
+from toolwire.harness.dialects.openai_chat.codec import (
     DEEPSEEK_CHAT_CODEC,
     OPENAI_CHAT_CODEC,
     OpenAIChatCodec,

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from harness.dialects.openai_chat.render_stream import render_stream
-from harness.dialects.openai_chat.request import parse_request, render_request
-from harness.dialects.openai_chat.response import parse_response, render_response
-from harness.dialects.openai_chat.stream import parse_stream
-from harness.model import (
+from toolwire.harness.dialects.openai_chat.render_stream import render_stream
+from toolwire.harness.dialects.openai_chat.request import parse_request, render_request
+from toolwire.harness.dialects.openai_chat.response import parse_response, render_response
+from toolwire.harness.dialects.openai_chat.stream import parse_stream
+from toolwire.harness.model import (
     DEEPSEEK_CHAT,
     OPENAI_CHAT,
     Conversation,

@@ -10,8 +10,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness.errors import WireFormatError
-from harness.model import CanonicalStop, StopReason, Usage
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import CanonicalStop, StopReason, Usage
 
 # finish_reason values documented by OpenAI, mapped to the neutral stop reason.
 # ``function_call`` is the deprecated predecessor of ``tool_calls``.

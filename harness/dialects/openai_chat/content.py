@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.dialects.openai_chat.common import at, require_object, type_name
-from harness.errors import WireFormatError
-from harness.model import Block, ContentForm, OpaqueBlock, TextBlock
+from toolwire.harness.dialects.openai_chat.common import at, require_object, type_name
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import Block, ContentForm, OpaqueBlock, TextBlock
 
 _PART_HINT = 'a content part looks like {"type": "text", "text": "..."}'
 _TEXT_NAMED = frozenset(("type", "text"))

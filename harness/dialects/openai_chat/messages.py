@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.dialects.openai_chat.common import (
+from toolwire.harness.dialects.openai_chat.common import (
     at,
     merge_missing,
     require_list,
@@ -25,15 +25,19 @@ from harness.dialects.openai_chat.common import (
     take_str,
     type_name,
 )
-from harness.dialects.openai_chat.content import content_blocks, parse_content, render_content
-from harness.dialects.openai_chat.tool_calls import (
+from toolwire.harness.dialects.openai_chat.content import (
+    content_blocks,
+    parse_content,
+    render_content,
+)
+from toolwire.harness.dialects.openai_chat.tool_calls import (
     WireArguments,
     parse_tool_call,
     render_tool_call,
     wire_arguments,
 )
-from harness.errors import WireFormatError
-from harness.model import Block, ThinkingBlock, ThinkingOrigin, ToolCall, ToolResult, Turn
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import Block, ThinkingBlock, ThinkingOrigin, ToolCall, ToolResult, Turn
 
 # Reasoning fields, in the order their blocks are placed.
 REASONING_FIELDS: tuple[ThinkingOrigin, ...] = ("reasoning_content", "reasoning")

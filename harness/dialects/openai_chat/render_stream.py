@@ -23,14 +23,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from harness.dialects.openai_chat.common import (
+from toolwire.harness.dialects.openai_chat.common import (
     encode_arguments,
     render_finish_reason,
     render_usage,
 )
-from harness.dialects.openai_chat.content import content_blocks
-from harness.dialects.openai_chat.tool_calls import wire_arguments
-from harness.model import Choice, Response, SSEEvent, TextBlock, ThinkingBlock, ToolCall
+from toolwire.harness.dialects.openai_chat.content import content_blocks
+from toolwire.harness.dialects.openai_chat.tool_calls import wire_arguments
+from toolwire.harness.model import Choice, Response, SSEEvent, TextBlock, ThinkingBlock, ToolCall
 
 # Response.extra fields that describe a whole completion, not a chunk.
 _NOT_CHUNK_METADATA = ("object", "choices", "usage", "id", "model", "obfuscation")

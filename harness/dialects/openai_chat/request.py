@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.dialects.openai_chat.common import (
+from toolwire.harness.dialects.openai_chat.common import (
     at,
     merge_missing,
     require_list,
@@ -23,16 +23,16 @@ from harness.dialects.openai_chat.common import (
     type_name,
     unnamed,
 )
-from harness.dialects.openai_chat.content import render_content
-from harness.dialects.openai_chat.messages import parse_message, render_message
-from harness.dialects.openai_chat.tools import (
+from toolwire.harness.dialects.openai_chat.content import render_content
+from toolwire.harness.dialects.openai_chat.messages import parse_message, render_message
+from toolwire.harness.dialects.openai_chat.tools import (
     parse_tool,
     parse_tool_choice,
     render_tool,
     render_tool_choice,
 )
-from harness.errors import WireFormatError
-from harness.model import Conversation, ToolDef
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import Conversation, ToolDef
 
 _NAMED = frozenset(("model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream"))
 

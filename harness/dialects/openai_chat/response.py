@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.dialects.openai_chat.common import (
+from toolwire.harness.dialects.openai_chat.common import (
     at,
     int_or_none,
     merge_missing,
@@ -27,9 +27,9 @@ from harness.dialects.openai_chat.common import (
     type_name,
     unnamed,
 )
-from harness.dialects.openai_chat.messages import parse_message, render_message
-from harness.errors import WireFormatError
-from harness.model import Choice, Response, Usage
+from toolwire.harness.dialects.openai_chat.messages import parse_message, render_message
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import Choice, Response, Usage
 
 _NAMED = frozenset(("id", "model", "choices", "usage"))
 _CHOICE_NAMED = frozenset(("index", "message", "finish_reason"))

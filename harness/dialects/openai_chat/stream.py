@@ -11,7 +11,7 @@ argument text, ``content_form`` "string" when any content delta was non-null
 
 A call cut off by ``finish_reason: length`` keeps the arguments text as
 streamed and, as its value, what the SDKs read of that prefix
-(``harness.dialects.partial_json``).
+(``toolwire.harness.dialects.partial_json``).
 
 Tolerated quirks of real compatible servers (WIRE.md 1.1): a repeated
 ``id:""`` or the same id on later fragments, a trailing empty-arguments
@@ -42,17 +42,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness import json_text
-from harness.dialects.openai_chat.common import (
+from toolwire.harness import json_text
+from toolwire.harness.dialects.openai_chat.common import (
     decode_arguments,
     int_or_none,
     parse_finish_reason,
     parse_usage,
     type_name,
 )
-from harness.dialects.openai_chat.messages import REASONING_FIELDS
-from harness.dialects.partial_json import CUT_STOP_REASONS, cut_off_value
-from harness.model import (
+from toolwire.harness.dialects.openai_chat.messages import REASONING_FIELDS
+from toolwire.harness.dialects.partial_json import CUT_STOP_REASONS, cut_off_value
+from toolwire.harness.model import (
     Block,
     Choice,
     Response,

@@ -16,7 +16,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from harness.dialects.openai_chat.common import (
+from toolwire.harness.dialects.openai_chat.common import (
     at,
     decode_arguments,
     encode_arguments,
@@ -26,7 +26,7 @@ from harness.dialects.openai_chat.common import (
     type_name,
     unnamed,
 )
-from harness.model import ToolCall
+from toolwire.harness.model import ToolCall
 
 _CALL_HINT = 'a tool call looks like {"id": "...", "type": "function", "function": {...}}'
 _FUNCTION_HINT = 'function looks like {"name": "...", "arguments": "<JSON text>"}'

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from harness.dialects.openai_chat.common import (
+from toolwire.harness.dialects.openai_chat.common import (
     at,
     merge_missing,
     require_object,
@@ -28,8 +28,8 @@ from harness.dialects.openai_chat.common import (
     type_name,
     unnamed,
 )
-from harness.errors import WireFormatError
-from harness.model import ToolChoice, ToolDef
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import ToolChoice, ToolDef
 
 _TOOL_HINT = 'a tool looks like {"type": "function", "function": {"name": "...", "parameters": {}}}'
 _TYPE_NAMED = frozenset(("type",))

@@ -9,8 +9,8 @@ output items <-> turns), ``tools`` (flat function tools, tool_choice),
 
 from __future__ import annotations
 
-from harness.dialects.base import DialectCodec
-from harness.dialects.openai_responses.codec import OpenAIResponsesCodec
+from toolwire.harness.dialects.base import DialectCodec
+from toolwire.harness.dialects.openai_responses.codec import OpenAIResponsesCodec
 
 OPENAI_RESPONSES_CODEC: DialectCodec = OpenAIResponsesCodec()
 

@@ -5,11 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from harness.dialects.openai_responses.render_stream import render_stream
-from harness.dialects.openai_responses.request import parse_request, render_request
-from harness.dialects.openai_responses.response import parse_response, render_response
-from harness.dialects.openai_responses.stream import parse_stream
-from harness.model import OPENAI_RESPONSES, Conversation, Response, SSEEvent, StreamTranscript
+from toolwire.harness.dialects.openai_responses.render_stream import render_stream
+from toolwire.harness.dialects.openai_responses.request import parse_request, render_request
+from toolwire.harness.dialects.openai_responses.response import parse_response, render_response
+from toolwire.harness.dialects.openai_responses.stream import parse_stream
+from toolwire.harness.model import (
+    OPENAI_RESPONSES,
+    Conversation,
+    Response,
+    SSEEvent,
+    StreamTranscript,
+)
 
 
 class OpenAIResponsesCodec:

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from harness.dialects.openai_chat.common import at, require_object, type_name
-from harness.errors import WireFormatError
-from harness.model import Block, ContentForm, OpaqueBlock, TextBlock
+from toolwire.harness.dialects.openai_chat.common import at, require_object, type_name
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import Block, ContentForm, OpaqueBlock, TextBlock
 
 TEXT_PARTS = frozenset(("input_text", "output_text"))
 # Part types that live inside a message's content (the rest of an assistant

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from harness.dialects.openai_chat.common import (
+from toolwire.harness.dialects.openai_chat.common import (
     at,
     decode_arguments,
     merge_missing,
@@ -39,14 +39,14 @@ from harness.dialects.openai_chat.common import (
     take_str,
     type_name,
 )
-from harness.dialects.openai_chat.tool_calls import wire_arguments
-from harness.dialects.openai_responses.content import (
+from toolwire.harness.dialects.openai_chat.tool_calls import wire_arguments
+from toolwire.harness.dialects.openai_responses.content import (
     CONTENT_PART_TYPES,
     parse_parts,
     render_parts,
 )
-from harness.errors import WireFormatError
-from harness.model import (
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     Block,
     OpaqueBlock,
     TextBlock,

@@ -22,8 +22,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from harness.dialects.openai_responses.response import render_response
-from harness.model import Response, SSEEvent
+from toolwire.harness.dialects.openai_responses.response import render_response
+from toolwire.harness.model import Response, SSEEvent
 
 _TERMINAL = {"incomplete": "response.incomplete", "failed": "response.failed"}
 

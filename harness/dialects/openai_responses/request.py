@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.dialects.openai_chat.common import (
+from toolwire.harness.dialects.openai_chat.common import (
     at,
     merge_missing,
     require_object,
@@ -24,15 +24,15 @@ from harness.dialects.openai_chat.common import (
     type_name,
     unnamed,
 )
-from harness.dialects.openai_responses.items import parse_items, public, render_turns
-from harness.dialects.openai_responses.tools import (
+from toolwire.harness.dialects.openai_responses.items import parse_items, public, render_turns
+from toolwire.harness.dialects.openai_responses.tools import (
     parse_tool,
     parse_tool_choice,
     render_tool,
     render_tool_choice,
 )
-from harness.errors import WireFormatError
-from harness.model import OPENAI_RESPONSES, Conversation, TextBlock, ToolDef, Turn
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import OPENAI_RESPONSES, Conversation, TextBlock, ToolDef, Turn
 
 _NAMED = frozenset(
     ("model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "stream")

@@ -30,16 +30,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.dialects.openai_chat.common import (
+from toolwire.harness.dialects.openai_chat.common import (
     int_or_none,
     merge_missing,
     require_object,
     take_str,
     unnamed,
 )
-from harness.dialects.openai_responses.items import parse_items, render_turns
-from harness.errors import WireFormatError
-from harness.model import (
+from toolwire.harness.dialects.openai_responses.items import parse_items, render_turns
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import (
     OPENAI_RESPONSES,
     CanonicalStop,
     Choice,

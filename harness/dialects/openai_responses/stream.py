@@ -47,10 +47,10 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from harness.dialects.openai_responses.items import summary_text
-from harness.dialects.openai_responses.response import parse_response
-from harness.errors import WireFormatError
-from harness.model import OPENAI_RESPONSES, SSEEvent, StreamIssue, StreamTranscript
+from toolwire.harness.dialects.openai_responses.items import summary_text
+from toolwire.harness.dialects.openai_responses.response import parse_response
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import OPENAI_RESPONSES, SSEEvent, StreamIssue, StreamTranscript
 
 TERMINAL = frozenset(("response.completed", "response.incomplete", "response.failed"))
 _TEXT_DELTA = ("response.output_text.delta", "response.refusal.delta")

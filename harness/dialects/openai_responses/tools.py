@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from harness.dialects.openai_chat.common import (
+from toolwire.harness.dialects.openai_chat.common import (
     at,
     merge_missing,
     require_object,
@@ -29,8 +29,8 @@ from harness.dialects.openai_chat.common import (
     type_name,
     unnamed,
 )
-from harness.errors import WireFormatError
-from harness.model import ToolChoice, ToolDef
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import ToolChoice, ToolDef
 
 _TOOL_HINT = 'a tool looks like {"type": "function", "name": "...", "parameters": {...}}'
 _TYPE_NAMED = frozenset(("type",))

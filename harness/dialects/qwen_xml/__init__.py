@@ -10,9 +10,9 @@ and ``codec`` (the codec object).
 
 from __future__ import annotations
 
-from harness.dialects.qwen_xml.codec import QWEN_XML_CODEC, QwenXmlCodec
-from harness.dialects.qwen_xml.parser import QwenXmlParser, parse_qwen_xml
-from harness.dialects.qwen_xml.result import (
+from toolwire.harness.dialects.qwen_xml.codec import QWEN_XML_CODEC, QwenXmlCodec
+from toolwire.harness.dialects.qwen_xml.parser import QwenXmlParser, parse_qwen_xml
+from toolwire.harness.dialects.qwen_xml.result import (
     ISSUE_CODES,
     CallSegment,
     IssueCode,
@@ -22,7 +22,7 @@ from harness.dialects.qwen_xml.result import (
     TextSegment,
     XmlIssue,
 )
-from harness.dialects.qwen_xml.turns import REJECTED_CALL, render_call_xml
+from toolwire.harness.dialects.qwen_xml.turns import REJECTED_CALL, render_call_xml
 
 __all__ = [
     "ISSUE_CODES",

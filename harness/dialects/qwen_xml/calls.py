@@ -10,21 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.dialects.qwen_xml.result import (
+from toolwire.harness.dialects.qwen_xml.result import (
     CallSegment,
     IssueCode,
     QwenSegment,
     RejectedCall,
     XmlIssue,
 )
-from harness.dialects.qwen_xml.schema import (
+from toolwire.harness.dialects.qwen_xml.schema import (
     ToolIndex,
     parameter_schema,
     parameters_root,
     required_parameters,
 )
-from harness.dialects.qwen_xml.values import convert_value
-from harness.model import ToolCall, ToolDef
+from toolwire.harness.dialects.qwen_xml.values import convert_value
+from toolwire.harness.model import ToolCall, ToolDef
 
 
 def strip_markup_newlines(raw: str) -> str:

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from harness.dialects.base import DialectCodec
-from harness.dialects.qwen_xml.turns import parse_turn, unparse_turn
-from harness.model import (
+from toolwire.harness.dialects.base import DialectCodec
+from toolwire.harness.dialects.qwen_xml.turns import parse_turn, unparse_turn
+from toolwire.harness.model import (
     OPENAI_CHAT,
     QWEN_XML,
     Choice,
@@ -32,7 +32,7 @@ from harness.model import (
 
 def _envelope() -> DialectCodec:
     # Imported on use: the registry loads each dialect lazily.
-    from harness.dialects import get_codec
+    from toolwire.harness.dialects import get_codec
 
     return get_codec(OPENAI_CHAT)
 

@@ -49,15 +49,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from enum import Enum, auto
 
-from harness.dialects.qwen_xml.calls import CallBuilder
-from harness.dialects.qwen_xml.result import (
+from toolwire.harness.dialects.qwen_xml.calls import CallBuilder
+from toolwire.harness.dialects.qwen_xml.result import (
     QwenParse,
     QwenSegment,
     TextSegment,
     XmlIssue,
 )
-from harness.dialects.qwen_xml.schema import ToolIndex
-from harness.dialects.qwen_xml.tags import (
+from toolwire.harness.dialects.qwen_xml.schema import ToolIndex
+from toolwire.harness.dialects.qwen_xml.tags import (
     BODY_TAGS,
     FUNCTION_BARE,
     FUNCTION_CLOSE,
@@ -80,8 +80,8 @@ from harness.dialects.qwen_xml.tags import (
     scan,
     whitespace_end,
 )
-from harness.dialects.qwen_xml.values import preview
-from harness.model import ToolDef
+from toolwire.harness.dialects.qwen_xml.values import preview
+from toolwire.harness.model import ToolDef
 
 
 class _Mode(Enum):

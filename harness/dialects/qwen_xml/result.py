@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias, get_args
 
-from harness.model import ToolCall
+from toolwire.harness.model import ToolCall
 
 # The issue codes, permanent like rule codes:
 # - missing_opener: a <function=...> call with no <tool_call> before it;

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.model import JsonObject, ToolDef
+from toolwire.harness.model import JsonObject, ToolDef
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from harness.dialects.qwen_xml.parser import parse_qwen_xml
-from harness.dialects.qwen_xml.result import CallSegment, QwenParse, TextSegment, XmlIssue
-from harness.errors import WireFormatError
-from harness.model import Block, OpaqueBlock, TextBlock, ToolCall, ToolDef, Turn
+from toolwire.harness.dialects.qwen_xml.parser import parse_qwen_xml
+from toolwire.harness.dialects.qwen_xml.result import CallSegment, QwenParse, TextSegment, XmlIssue
+from toolwire.harness.errors import WireFormatError
+from toolwire.harness.model import Block, OpaqueBlock, TextBlock, ToolCall, ToolDef, Turn
 
 REJECTED_CALL = "qwen_xml_rejected_call"
 _MARKUP_STARTS = ("<tool_call>", "<function=")

@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.model import ToolDef
 from tests.conformance.qwen_peers import tools as T
+from toolwire.harness.model import ToolDef
 
 VLLM_FILE = "vllm-project/vllm tests/tool_use/test_qwen3coder_tool_parser.py"
 SGLANG_UNIT = "sgl-project/sglang TestQwen3CoderDetector (test/registered/function_call)"

@@ -19,14 +19,14 @@ from typing import Any
 
 import pytest
 
-from conformance.context import ConversionUnderTest, PayloadUnderTest
-from conformance.xml import CONVERSION_CHECKS
-from conformance.xml_oracle import normalised
-from conformance.xml_values import same_json
-from harness.dialects import get_codec
-from harness.dialects.qwen_xml import parse_qwen_xml
 from tests.conformance.qwen_peers import tools as T
 from tests.conformance.qwen_peers.cases import CASES, PeerCase
+from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest
+from toolwire.conformance.xml import CONVERSION_CHECKS
+from toolwire.conformance.xml_oracle import normalised
+from toolwire.conformance.xml_values import same_json
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.dialects.qwen_xml import parse_qwen_xml
 
 ROOT = Path(__file__).resolve().parents[3]
 

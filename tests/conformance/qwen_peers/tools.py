@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.model import ToolDef
+from toolwire.harness.model import ToolDef
 
 
 def _tool(name: str, properties: dict[str, Any], required: list[str] | None = None) -> ToolDef:

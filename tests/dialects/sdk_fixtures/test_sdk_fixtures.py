@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from harness.dialects import get_codec
-from harness.engine.lint import lint_text
-from harness.model import Choice, StreamTranscript, TextBlock, ToolCall
-from harness.sse import parse_sse
 from tests.dialects.sdk_fixtures import expected
+from toolwire.harness.dialects import get_codec
+from toolwire.harness.engine.lint import lint_text
+from toolwire.harness.model import Choice, StreamTranscript, TextBlock, ToolCall
+from toolwire.harness.sse import parse_sse
 
 HERE = Path(__file__).parent
 OPENAI = HERE / "openai-python"
