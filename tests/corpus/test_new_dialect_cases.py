@@ -1,4 +1,4 @@
-"""The openai-responses and gemini cases of the bundled corpus (issue 18):
+"""The openai-responses and gemini cases waiting in corpus-pending/ (issue 18):
 the corpus format's metadata rules, unique and permanent ids, provenance,
 no secrets, and at least 15 cases per tool-calling feature per dialect.
 
@@ -10,6 +10,7 @@ validate`; until then it skips, saying so.
 from __future__ import annotations
 
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -19,7 +20,9 @@ import yaml
 from tests.corpus.new_dialect_cases import (
     LOADER,
     NEW_DIALECTS,
+    PENDING,
     PendingCase,
+    case_paths,
     cases_root,
     pending_cases,
 )
@@ -34,6 +37,7 @@ from toolwire.harness.corpus.vocabulary import (
     TOOLWIRE_REQUIRED_KEYS,
 )
 from toolwire.harness.dialects import get_codec
+from toolwire.harness.errors import UnsupportedDialectError
 from toolwire.harness.model import DIALECTS
 
 CASES = list(pending_cases())
@@ -130,7 +134,9 @@ def test_ids_are_unique_and_clash_with_no_bundled_case(
 ) -> None:
     ids = [case.id for case in CASES]
     assert len(ids) == len(set(ids))
-    assert all(case.path.suffix == ".yaml" for case in CASES)
+    if cases_root() == PENDING:  # once moved in, they are bundled cases themselves
+        assert not set(ids) & set(bundled)
+        assert all(path.suffix == ".yaml" for path in PENDING.rglob("*.y*ml"))
 
 
 def test_ids_are_permanent() -> None:
@@ -161,10 +167,27 @@ def test_recorded_cases_of_each_dialect() -> None:
     assert recorded["openai-responses"] >= 10 and recorded["gemini"] >= 10
 
 
-def test_the_corpus_validator_accepts_them() -> None:
-    """The bundled corpus, these cases included, validates clean through
-    toolwire's own codecs for the two dialects."""
-    for dialect in NEW_DIALECTS:
-        get_codec(dialect)
-    report = validate_corpus(bundled_corpus_root())
+def _codecs_installed() -> bool:
+    try:
+        for dialect in NEW_DIALECTS:
+            get_codec(dialect)
+    except UnsupportedDialectError:
+        return False
+    return True
+
+
+def test_the_corpus_validator_accepts_them_once_the_codecs_exist(tmp_path: Path) -> None:
+    """corpus/ with these cases moved in validates clean. Skips until the
+    openai-responses and gemini codecs are merged: `toolwire corpus validate`
+    stops with "unknown dialect" on a dialect without a codec."""
+    if not _codecs_installed():
+        pytest.skip("codec not installed: the openai-responses and gemini codecs are not merged")
+    root = tmp_path / "corpus"
+    shutil.copytree(bundled_corpus_root(), root)
+    if cases_root() == PENDING:
+        for path in case_paths():
+            target = root / path.relative_to(PENDING)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+    report = validate_corpus(root)
     assert report.ok, "\n".join(map(str, report.problems[:20]))

@@ -1,4 +1,4 @@
-"""The payloads of the openai-responses and gemini cases of the bundled corpus
+"""The payloads of the openai-responses and gemini cases in corpus-pending/
 have the providers' documented shapes (tests/corpus/wire_shapes.py, and the
 providers' own SDK types when installed), their features match what they hold,
 and every multi-request case sends back what the model returned: Responses
