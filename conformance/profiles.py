@@ -58,17 +58,17 @@ PROFILES: dict[str, Profile] = {
             "https://huggingface.co/Qwen/Qwen3-Coder-30B-A3B-Instruct",
         ),
         Profile(
+            "openai-responses",
+            "openai-responses",
+            "OpenAI Responses API (POST /v1/responses).",
+            "https://platform.openai.com/docs/api-reference/responses/create",
+        ),
+        Profile(
             "gemini",
             "gemini",
             "The Gemini API (generateContent): Gemini 3 checks the thought signatures of "
             "the current turn's function calls.",
             "https://ai.google.dev/gemini-api/docs/thought-signatures",
-        ),
-        Profile(
-            "openai-responses",
-            "openai-responses",
-            "OpenAI Responses API (POST /v1/responses).",
-            "https://platform.openai.com/docs/api-reference/responses/create",
         ),
     )
 }
@@ -78,6 +78,6 @@ DEFAULT_PROFILE: dict[str, str] = {
     "anthropic-messages": "anthropic",
     "deepseek-chat": "deepseek-thinking",
     "qwen-xml": "qwen3-coder",
-    "gemini": "gemini",
     "openai-responses": "openai-responses",
+    "gemini": "gemini",
 }

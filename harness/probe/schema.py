@@ -20,8 +20,7 @@ SCHEMA_ID = "https://schemas.toolwire.invalid/probe-profile.json"
 SCHEMA_LEVELS = ("strict-json-schema", "simple-object", "string-only")
 TOOL_CALL_FORMATS = ("anthropic", "openai", "gemini", "xml", "json-text", "none")
 ERROR_REPAIRS = ("reliable", "limited", "none")
-PROBE_DIALECTS = ("openai-chat", "anthropic-messages", "gemini")
-PROBE_DIALECTS = ("openai-chat", "anthropic-messages", "openai-responses")
+PROBE_DIALECTS = ("openai-chat", "anthropic-messages", "openai-responses", "gemini")
 
 _NULLABLE_STRING = {"type": ["string", "null"]}
 

@@ -43,7 +43,7 @@ def test_load_adapter_reference_gives_the_declared_directions() -> None:
         ("openai-responses", ANTHROPIC_MESSAGES),
         (ANTHROPIC_MESSAGES, "openai-responses"),
     }
-    assert len(loaded.directions) == 27  # request, response and stream for each pair
+    assert len(loaded.directions) == 39  # request, response and stream for each of 13 pairs
 
 
 def test_an_undeclared_direction_is_refused_with_the_supported_ones() -> None:

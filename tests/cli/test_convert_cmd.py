@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tests.support.real_transcripts import PROJECT_ROOT
-from toolwire.harness.adapters.reference import ReferenceAdapter
+from toolwire.harness.adapters.reference import DIRECTIONS, ReferenceAdapter
 from toolwire.harness.cli.main import cli
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
 
@@ -151,10 +151,11 @@ def test_the_calls_are_the_ones_run_makes() -> None:
     forward = {
         (c["kind"], c["target"], c["interaction"]) for c in calls if "and back" not in c["where"]
     }
+    targets = {target for _kind, source, target in DIRECTIONS if source == "anthropic-messages"}
     assert forward == {
         (kind, target, number)
         for kind in ("request", "response")
-        for target in ("openai-chat", "deepseek-chat")
+        for target in targets
         for number in (1, 2)
     }
 

@@ -292,8 +292,6 @@ BAD_CORPORA: list[tuple[str, Callable[[Path], None], list[str]]] = [
         [
             f"{SOURCE}: toolwire.profile: unknown profile 'anthropic-strikt' (did you mean "
             f"'anthropic-strict'? valid: {', '.join(PROFILES)})"
-            "'anthropic-strict'? valid: openai, anthropic, anthropic-strict, deepseek-thinking, "
-            "deepseek-reasoner-legacy, qwen3-coder, openai-responses)"
         ],
     ),
     (

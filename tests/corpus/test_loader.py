@@ -192,10 +192,6 @@ _FEATURES = (
     "long-conversation, limits, server-tools, negative"
 )
 _PROFILES = ", ".join(PROFILES)
-_PROFILES = (
-    "openai, anthropic, anthropic-strict, deepseek-thinking, deepseek-reasoner-legacy, "
-    "qwen3-coder, openai-responses"
-)
 
 BAD_INPUTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("version 2", _set("version", 2), f"cassette version 2 is not supported ({_VERSION_HINT})"),
@@ -244,7 +240,6 @@ BAD_INPUTS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
         _set("toolwire.dialect", "openai"),
         "toolwire.dialect: unknown dialect 'openai' (did you mean 'openai-chat'? "
         f"valid: {', '.join(DIALECTS)})",
-        "valid: openai-chat, anthropic-messages, deepseek-chat, qwen-xml, openai-responses)",
     ),
     (
         "missing provenance",

@@ -27,8 +27,6 @@ def test_reference_passes_and_says_how_many_exchanges_ran() -> None:
     assert code == 0, out + err
     assert "toolwire fuzz: adapter reference, seed 5" in out
     assert f"PASS: no failure in {examples} generated exchanges" in out
-    # 8 examples over 5 dialects: 2 each, rounded up.
-    assert "PASS: no failure in 10 generated exchanges" in out
     assert "fuzzing 2 qwen-xml exchanges" in err
 
 

@@ -252,6 +252,7 @@ class GeminiExplicitIds(VariantAdapter):
                     if match is not None:
                         pending.remove(match)
                         answer["id"] = match[0]
+        return output
 
 
 class ResponsesItemsSpelledOut(VariantAdapter):
