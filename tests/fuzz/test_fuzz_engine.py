@@ -76,12 +76,15 @@ DEFECTS = [
         lambda p: len(p.turns) == 1 and len(p.answer.calls) == 1 and not p.stream,
         {},
     ),
-    # results split: one tool round of exactly two calls (split is a MUST under anthropic-strict)
+    # results split: a round of exactly two calls, at most one other round before
+    # it (split is a MUST under anthropic-strict). Hypothesis's shrinker does not
+    # always remove a leading single-call round: in a full parallel test session
+    # it stopped at [1, 2] calls, run alone at [2].
     Defect(
         ResultsSplit,
         "openai-chat",
         "ordering.parallel_results_split",
-        lambda p: len(p.turns) == 3 and [len(t.calls) for t in assistant_turns(p)] == [2],
+        lambda p: [len(t.calls) for t in assistant_turns(p)] in ([2], [1, 2]),
         {"anthropic-messages": "anthropic-strict"},
     ),
     # reasoning dropped: one tool round; nothing else is needed
