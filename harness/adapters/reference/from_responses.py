@@ -103,7 +103,7 @@ def _message_turn(turn: Turn, where: str) -> Turn:
     return Turn(turn.role, tuple(blocks), "blocks")
 
 
-def _call(call: ToolCall, where: str, cut_off: bool = False) -> ToolCall:
+def rebuilt_call(call: ToolCall, where: str, cut_off: bool = False) -> ToolCall:
     # A new call: the target codec writes the natural JSON text of the
     # decoded object (arguments that are no JSON object are refused, except
     # a call the output limit cut off, passed on as it came: truncated.py).
@@ -130,7 +130,7 @@ def assistant_turn(turn: Turn, where: str, with_reasoning: bool, cut_off: bool =
                 f"{where}: a {block.type!r} item is a tool OpenAI ran on its side; Chat "
                 "Completions has no equivalent for hosted-tool items"
             )
-    calls = [_call(c, where, cut_off) for c in turn.tool_calls]
+    calls = [rebuilt_call(c, where, cut_off) for c in turn.tool_calls]
     text = "".join(texts)
     form: ContentForm = "string"
     if text or not calls:

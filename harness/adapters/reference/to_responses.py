@@ -49,8 +49,8 @@ from typing import Any
 
 from toolwire.harness.adapters.base import UnsupportedConversion
 from toolwire.harness.adapters.reference.errors import ConversionError
-from toolwire.harness.adapters.reference.to_anthropic import arguments_object
-from toolwire.harness.adapters.reference.truncated import cut_off_call, is_cut_off
+from toolwire.harness.adapters.reference.from_responses import rebuilt_call
+from toolwire.harness.adapters.reference.truncated import is_cut_off
 from toolwire.harness.model import (
     OPENAI_RESPONSES,
     Block,
@@ -61,7 +61,6 @@ from toolwire.harness.model import (
     StopReason,
     TextBlock,
     ThinkingBlock,
-    ToolCall,
     ToolChoice,
     ToolDef,
     ToolResult,
@@ -98,16 +97,6 @@ def _message(turn: Turn, where: str) -> Turn:
     return Turn(turn.role, tuple(blocks), "blocks")
 
 
-def _call(call: ToolCall, where: str, cut_off: bool = False) -> ToolCall:
-    # A new call: the target codec writes the natural JSON text of the
-    # decoded object (arguments that are no JSON object are refused, except
-    # a call the output limit cut off, passed on as it came: truncated.py).
-    kept = cut_off_call(call, call.id) if cut_off else None
-    if kept is not None:
-        return kept
-    return ToolCall(call.id, call.name, dict(arguments_object(call, where)))
-
-
 def _assistant(turn: Turn, where: str, with_reasoning: bool, cut_off: bool = False) -> Turn:
     blocks: list[Block] = []
     if with_reasoning:
@@ -120,7 +109,7 @@ def _assistant(turn: Turn, where: str, with_reasoning: bool, cut_off: bool = Fal
         blocks.append(TextBlock(text))
     if isinstance(refusal, str) and refusal:
         blocks.append(OpaqueBlock("refusal", {"type": "refusal", "refusal": refusal}))
-    blocks.extend(_call(call, where, cut_off) for call in turn.tool_calls)
+    blocks.extend(rebuilt_call(call, where, cut_off) for call in turn.tool_calls)
     return Turn("assistant", tuple(blocks), "blocks")
 
 
