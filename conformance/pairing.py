@@ -23,7 +23,14 @@ from toolwire.conformance.memo import by_identity
 from toolwire.conformance.pairing_gemini import unanswered_calls, unmatched_results
 from toolwire.conformance.paths import block_path, call_paths, response_block_path, result_paths
 from toolwire.conformance.timeline import CallSite, call_turns, timeline_of
-from toolwire.harness.model import GEMINI, Conversation, Response, ToolCall, ToolResult
+from toolwire.harness.model import (
+    GEMINI,
+    OPENAI_RESPONSES,
+    Conversation,
+    Response,
+    ToolCall,
+    ToolResult,
+)
 
 # Documented patterns. Anthropic: tool_use ids ^[a-zA-Z0-9_-]+$, tool names
 # ^[a-zA-Z0-9_-]{1,128}$ (older pages said 64); OpenAI function names
@@ -34,6 +41,16 @@ OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 # Gemini function names: a-z, A-Z, 0-9, underscores, colons, dots and dashes,
 # 64 at most (https://ai.google.dev/api/caching#FunctionDeclaration).
 GEMINI_NAME = re.compile(r"^[a-zA-Z0-9_:.-]{1,64}$")
+# Responses function names: the API reference states no pattern; OpenAI's own
+# client holds them to ^[a-zA-Z0-9_-]+$, 128 at most, "the Responses
+# function-tool identifier contract" (openai/codex#20724). The Chat limit of
+# 64 would fail names the Responses API accepts.
+RESPONSES_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
+_NAME_PATTERNS = {
+    "anthropic-messages": ANTHROPIC_NAME,
+    GEMINI: GEMINI_NAME,
+    OPENAI_RESPONSES: RESPONSES_NAME,
+}
 
 
 # Four checks per payload read the calls with their paths: built once (toolwire.conformance.memo).
@@ -290,9 +307,7 @@ def check_answers_kept(conversion: ConversionUnderTest) -> list[Finding] | None:
 def check_id_pattern(payload: Conversation | Response) -> list[Finding]:
     found = []
     dialect = payload.dialect
-    name_pattern = ANTHROPIC_NAME if dialect == "anthropic-messages" else OPENAI_NAME
-    if dialect == GEMINI:
-        name_pattern = GEMINI_NAME
+    name_pattern = _NAME_PATTERNS.get(dialect, OPENAI_NAME)
     for call, path in _calls_of(payload):
         if dialect == "anthropic-messages" and call.id and not ANTHROPIC_ID.match(call.id):
             found.append(

@@ -271,3 +271,26 @@ def test_a_result_flattened_into_text_leaves_its_call_unanswered() -> None:
         [*ANTHROPIC_SOURCE[:2], {"role": "user", "content": "Result of toolu_a: ok"}]
     )
     assert "pairing.unanswered_call" in _codes(flattened)
+
+
+def _responses_call(name: str) -> PayloadUnderTest:
+    body = {
+        "model": "m",
+        "input": [
+            {"role": "user", "content": "weather?"},
+            {"type": "function_call", "call_id": "call_1", "name": name, "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+        ],
+    }
+    return parse_payload("openai-responses", "request", body, "openai-responses")
+
+
+def test_responses_names_are_held_to_128_characters_not_to_chats_64() -> None:
+    # Responses accepts names up to 128 (openai/codex#20724); Chat documents 64.
+    long_name = "n" * 100
+    assert _codes(_responses_call(long_name)) == {}
+    assert _codes(_openai([USER, _assistant(_call("c1", long_name)), _tool("c1")])) == {
+        "pairing.id_pattern": ["messages[1].tool_calls[0]"]
+    }
+    assert "pairing.id_pattern" in _codes(_responses_call("n" * 129))
+    assert "pairing.id_pattern" in _codes(_responses_call("get.weather"))
