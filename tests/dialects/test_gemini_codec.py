@@ -178,3 +178,20 @@ def test_error_body_is_not_a_response() -> None:
         CODEC.parse_response(
             {"error": {"code": 400, "message": "bad", "status": "INVALID_ARGUMENT"}}
         )
+
+
+def test_snake_case_thought_signature_is_read_and_written_back_camel_case() -> None:
+    # Proto3 JSON reads `thought_signature` as well (Google's REST notebook sets it
+    # so): a converter writing it has not lost the signature.
+    request = copy.deepcopy(fx.SECOND_REQUEST)
+    call_part = next(
+        part
+        for content in request["contents"]
+        for part in content["parts"]
+        if "functionCall" in part
+    )
+    call_part["thought_signature"] = call_part.pop("thoughtSignature")
+    (call,) = CODEC.parse_request(request).turns[1].tool_calls
+    assert call.signature == fx.SIGNATURE_URLSAFE
+    rendered = CODEC.render_request(CODEC.parse_request(request))
+    assert rendered == fx.SECOND_REQUEST

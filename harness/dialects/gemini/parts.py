@@ -49,11 +49,15 @@ from toolwire.harness.model import (
 )
 
 SIGNATURE = "thoughtSignature"
+# Gemini parses requests as proto3 JSON, which reads a field's snake_case name
+# too; Google's own REST notebook sets `thought_signature`
+# (GoogleCloudPlatform/generative-ai#2470). Read either, write camelCase.
+SIGNATURE_SNAKE = "thought_signature"
 _CALL_NAMED = frozenset(("id", "name", "args"))
 _RESPONSE_NAMED = frozenset(("id", "name"))
 _TEXT_NAMED = frozenset(("text",))
-_THOUGHT_NAMED = frozenset(("text", "thought", SIGNATURE))
-_CALL_PART_NAMED = frozenset(("functionCall", SIGNATURE))
+_THOUGHT_NAMED = frozenset(("text", "thought", SIGNATURE, SIGNATURE_SNAKE))
+_CALL_PART_NAMED = frozenset(("functionCall", SIGNATURE, SIGNATURE_SNAKE))
 _RESPONSE_PART_NAMED = frozenset(("functionResponse",))
 _DATA_FIELDS = ("inlineData", "fileData", "executableCode", "codeExecutionResult")
 
@@ -75,15 +79,23 @@ def parse_part(raw: Any, path: str) -> Block:
             return ThinkingBlock(
                 origin="thought",
                 text=text,
-                signature=optional_str(part, SIGNATURE, path),
+                signature=part_signature(part, path),
                 extra=split_extra(part, _THOUGHT_NAMED),
             )
-        optional_str(part, SIGNATURE, path)
+        part_signature(part, path)
         return TextBlock(text=text, extra=split_extra(part, _TEXT_NAMED))
     kind = next((key for key in _DATA_FIELDS if key in part), None)
     if kind is None:
-        kind = next((key for key in part if key not in ("thought", SIGNATURE)), "part")
+        kind = next(
+            (key for key in part if key not in ("thought", SIGNATURE, SIGNATURE_SNAKE)), "part"
+        )
     return OpaqueBlock(type=kind, raw=dict(part))
+
+
+def part_signature(part: Mapping[str, Any], path: str) -> str | None:
+    """The part's thought signature, under its camelCase or snake_case name."""
+    camel = optional_str(part, SIGNATURE, path)
+    return camel if camel is not None else optional_str(part, SIGNATURE_SNAKE, path)
 
 
 def _parse_call(part: Mapping[str, Any], path: str) -> ToolCall:
@@ -100,7 +112,7 @@ def _parse_call(part: Mapping[str, Any], path: str) -> ToolCall:
         name=optional_str(call, "name", call_path),
         arguments=call.get("args"),
         extra=extra,
-        signature=optional_str(part, SIGNATURE, path),
+        signature=part_signature(part, path),
     )
 
 
