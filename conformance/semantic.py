@@ -196,12 +196,20 @@ class MessageSummary:
     __hash__ = None  # type: ignore[assignment]
 
 
+def _across_gemini(dialects: tuple[str, ...]) -> bool:
+    """Between gemini and another dialect no signature survives: a Gemini
+    ``thoughtSignature`` is Google's, an Anthropic signature or redacted block
+    Anthropic's, and neither provider takes the other's (docs/conventions.md,
+    "Gemini"; https://ai.google.dev/gemini-api/docs/thought-signatures)."""
+    return "gemini" in dialects and len(set(dialects)) > 1
+
+
 def comparable(message: SemMessage, *dialects: str) -> MessageSummary:
     """The message as it can survive a trip through ``dialects``: signatures
     and redacted thinking dropped when one of them carries reasoning as text
-    only (docs/conventions.md)."""
+    only, or between gemini and another dialect (docs/conventions.md)."""
     thinking: tuple[SemThinking, ...] = tuple(message.of_type(SemThinking))
-    if _TEXT_ONLY_REASONING.intersection(dialects):
+    if _TEXT_ONLY_REASONING.intersection(dialects) or _across_gemini(dialects):
         thinking = tuple(
             SemThinking(item.text, None, None) for item in thinking if item.text is not None
         )
