@@ -18,6 +18,9 @@ A second marking is read the same way in a dialect without a flag: the whole
 content a JSON object ``{"error": "<text>"}`` (pydantic-ai writes failed
 results so), a failed result whose text is ``<text>``; and, like the marker,
 the envelope is ignored when result texts are compared, flagged or not.
+So is an output envelope, ``{"output"|"result"|"content"|"return_value":
+"<text>"}``: the forms clients wrap a Gemini function's output in, which
+reach the other dialects as that JSON text (docs/conventions.md, "Gemini").
 openai-responses ``function_call_output`` has no flag either: the same marker
 applies to it.
 
@@ -71,6 +74,30 @@ def error_envelope(text: str) -> str | None:
     return None
 
 
+# The keys clients wrap a function's output in, as a Gemini
+# ``functionResponse.response`` or as that object's JSON text elsewhere: the
+# FunctionResponse reference's ``output``
+# (https://ai.google.dev/api/caching#FunctionResponse), ``result`` (which many
+# clients write), ``content`` (LiteLLM) and ``return_value`` (pydantic-ai).
+OUTPUT_ENVELOPE_KEYS = frozenset({"output", "result", "content", "return_value"})
+
+
+def output_envelope(text: str) -> str | None:
+    """The text inside a ``{"<key>": "<text>"}`` content whose one key is an
+    output envelope's, else None."""
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, dict) and len(value) == 1:
+        ((key, inner),) = value.items()
+        if key in OUTPUT_ENVELOPE_KEYS and isinstance(inner, str):
+            return inner
+    return None
+
+
 def read_result(text: str, flag: bool | None, dialect: str) -> tuple[bool, str]:
     """Whether a result failed, and its text for comparison (marker removed).
 
@@ -85,7 +112,10 @@ def read_result(text: str, flag: bool | None, dialect: str) -> tuple[bool, str]:
             inner is not None or result_is_error_by_convention(text)
         )
     # Like the Error: marker, the envelope is ignored when texts are compared,
-    # flagged or not (a converter that reads it back may keep its text as is).
+    # flagged or not (a converter that reads it back may keep its text as is);
+    # so is an output envelope: {"result": "x"} and "x" say the same.
+    if inner is None:
+        inner = output_envelope(text)
     return failed, strip_error_mark(inner if inner is not None else text)
 
 

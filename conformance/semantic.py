@@ -15,7 +15,7 @@ how each dialect lays it out:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from toolwire.conformance.conventions import read_result
@@ -69,6 +69,10 @@ class SemResult:
     call_id: str | None
     text: str
     is_error: bool
+    # The function a Gemini result names: what pairs it with its call when
+    # neither carries an id (``relabel_ids``). Not compared: the other
+    # dialects' results name no function.
+    name: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,7 @@ def _add_items(items: list[SemItem], blocks: tuple[Block, ...], dialect: str) ->
             items.append(SemCall(block.id, block.name, block.arguments, block.arguments_error))
         elif isinstance(block, ToolResult):
             is_error, text = read_result(result_text(block), block.is_error, dialect)
-            items.append(SemResult(block.call_id, text, is_error))
+            items.append(SemResult(block.call_id, text, is_error, block.name))
         elif isinstance(block, ThinkingBlock):
             items.append(SemThinking(block.text, block.signature, block.redacted_data))
         elif isinstance(block, OpaqueBlock):
@@ -192,12 +196,20 @@ class MessageSummary:
     __hash__ = None  # type: ignore[assignment]
 
 
+def _across_gemini(dialects: tuple[str, ...]) -> bool:
+    """Between gemini and another dialect no signature survives: a Gemini
+    ``thoughtSignature`` is Google's, an Anthropic signature or redacted block
+    Anthropic's, and neither provider takes the other's (docs/conventions.md,
+    "Gemini"; https://ai.google.dev/gemini-api/docs/thought-signatures)."""
+    return "gemini" in dialects and len(set(dialects)) > 1
+
+
 def comparable(message: SemMessage, *dialects: str) -> MessageSummary:
     """The message as it can survive a trip through ``dialects``: signatures
     and redacted thinking dropped when one of them carries reasoning as text
-    only (docs/conventions.md)."""
+    only, or between gemini and another dialect (docs/conventions.md)."""
     thinking: tuple[SemThinking, ...] = tuple(message.of_type(SemThinking))
-    if _TEXT_ONLY_REASONING.intersection(dialects):
+    if _TEXT_ONLY_REASONING.intersection(dialects) or _across_gemini(dialects):
         thinking = tuple(
             SemThinking(item.text, None, None) for item in thinking if item.text is not None
         )
@@ -216,18 +228,52 @@ def relabel_ids(summaries: list[MessageSummary]) -> list[MessageSummary]:
 
     Twins in two dialects use each dialect's own id format; what must agree
     is which result answers which call, not the ids' spelling.
+
+    Gemini calls need not carry an id (none before Gemini 3): each call
+    without one is a call of its own, and a result without an id answers the
+    first such call of its name not yet answered, else the first one left
+    (https://ai.google.dev/gemini-api/docs/function-calling; the pairing of
+    ``toolwire.conformance.pairing_gemini``).
     """
     labels: dict[str | None, str] = {}
+    count = 0
+    open_calls: list[tuple[str | None, str]] = []  # id-less calls: (name, label)
 
-    def label(call_id: str | None) -> str:
-        return labels.setdefault(call_id, f"#{len(labels) + 1}")
+    def fresh() -> str:
+        nonlocal count
+        count += 1
+        return f"#{count}"
+
+    def label(call_id: str) -> str:
+        if call_id not in labels:
+            labels[call_id] = fresh()
+        return labels[call_id]
+
+    def call_label(call: SemCall) -> str:
+        if call.id is not None:
+            return label(call.id)
+        new = fresh()
+        open_calls.append((call.name, new))
+        return new
+
+    def result_label(result: SemResult) -> str:
+        if result.call_id is not None:
+            return label(result.call_id)
+        match = next((c for c in open_calls if c[0] == result.name), None)
+        match = match or (open_calls[0] if open_calls else None)
+        if match is None:
+            return fresh()
+        open_calls.remove(match)
+        return match[1]
 
     relabelled = []
     for summary in summaries:
         calls = tuple(
-            SemCall(label(c.id), c.name, c.arguments, c.arguments_error) for c in summary.calls
+            SemCall(call_label(c), c.name, c.arguments, c.arguments_error) for c in summary.calls
         )
-        results = tuple(SemResult(label(r.call_id), r.text, r.is_error) for r in summary.results)
+        results = tuple(
+            SemResult(result_label(r), r.text, r.is_error, r.name) for r in summary.results
+        )
         relabelled.append(
             MessageSummary(
                 summary.role, summary.texts, summary.thinking, calls, results, summary.opaque

@@ -56,7 +56,22 @@ MULTI = [
 
 @pytest.mark.parametrize("case_id", MULTI)
 def test_corpus_conversations_replay_what_was_returned(case_id: str) -> None:
-    assert codes(check_assistant_altered(corpus_exchanges(case_id))) == []
+    exchanges = corpus_exchanges(case_id)
+    found = check_assistant_altered(exchanges)
+    if found is None:
+        # Only when no response returned anything to send back: a Gemini
+        # MALFORMED_FUNCTION_CALL candidate has no content, and the client
+        # sends the same request again (single-tool/malformed-function-call-gemini).
+        assert not any(_returned_blocks(e) for e in exchanges[:-1]), case_id
+        return
+    assert codes(found) == []
+
+
+def _returned_blocks(exchange: Exchange) -> int:
+    answer = exchange.response
+    if answer is None or answer.response is None:
+        return 0
+    return sum(len(choice.message.blocks) for choice in answer.response.choices)
 
 
 def test_a_single_request_has_nothing_to_replay() -> None:
