@@ -3,6 +3,7 @@ dialect it targets converts into what the twin says, in a schema-valid payload."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -27,6 +28,7 @@ from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
     OPENAI_CHAT,
+    OPENAI_RESPONSES,
     PayloadKind,
     Response,
 )
@@ -77,7 +79,19 @@ def _said(dialect: str, kind: PayloadKind, payload: Any, *through: str) -> list[
     """What a payload says, compared as the rules and the twin check compare it:
     documented text joins accepted, ids relabelled by first appearance (twins
     were recorded with their own ids), what ``through`` cannot carry dropped."""
-    return relabel_ids([comparable(m, *through) for m in semantic(dialect, kind, payload)])
+    summaries = [comparable(m, *through) for m in semantic(dialect, kind, payload)]
+    if _request_across_responses(kind, *through):
+        summaries = [replace(summary, thinking=()) for summary in summaries]
+    return relabel_ids(summaries)
+
+
+def _request_across_responses(kind: PayloadKind, *through: str) -> bool:
+    """A request converted into or out of openai-responses carries no reasoning:
+    an encrypted reasoning item only OpenAI can read, an Anthropic thinking
+    block only with Anthropic's signature (docs/conventions.md, "The Responses
+    API"). Each twin keeps its own provider's reasoning, which a conversion
+    cannot give: in requests the twins agree on everything but reasoning."""
+    return kind == "request" and OPENAI_RESPONSES in through and len(set(through)) > 1
 
 
 @pytest.mark.parametrize(("case_id", "twin_id", "index", "kind"), TWIN_PARAMS)
