@@ -64,8 +64,20 @@ def test_twins_cover_every_declared_pair_but_qwen() -> None:
         (ANTHROPIC_MESSAGES, OPENAI_CHAT),
         (ANTHROPIC_MESSAGES, DEEPSEEK_CHAT),
         (DEEPSEEK_CHAT, ANTHROPIC_MESSAGES),
+        (OPENAI_CHAT, OPENAI_RESPONSES),
+        (OPENAI_RESPONSES, OPENAI_CHAT),
+        (ANTHROPIC_MESSAGES, OPENAI_RESPONSES),
+        (OPENAI_RESPONSES, ANTHROPIC_MESSAGES),
     }
     assert {p.values[3] for p in TWIN_PARAMS} == {"request", "response", "stream"}
+    # Each openai-responses pair is judged on every kind of payload.
+    for pair in [(a, b) for a, b in pairs if OPENAI_RESPONSES in (a, b)]:
+        kinds = {
+            p.values[3]
+            for p in TWIN_PARAMS
+            if (corpus()[p.values[0]].dialect, corpus()[p.values[1]].dialect) == pair
+        }
+        assert kinds == {"request", "response", "stream"}, pair
 
 
 def _convert(case_id: str, index: int, kind: PayloadKind, target: str) -> tuple[Any, Any]:
