@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolwire.conformance.context import ConversionCheck, ConversionUnderTest
+from toolwire.conformance.conventions import provider_bound
 from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.reasoning_views import AssistantView, assistant_views
 from toolwire.harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, Conversation, Response
@@ -169,10 +170,15 @@ def check_invented(
         return None  # the output carries no reasoning: nothing can be invented
     found = []
     for source_view, output_view in judged:
-        # Any reasoning in the source, even redacted, signed only or in a field
-        # the codec does not read, is a reason for the output's; whether its
-        # text is right is altered's.
-        if carries_reasoning(source_view) or extra_reasoning(source_view):
+        # Any reasoning in the source, even redacted, signed only, encrypted
+        # only (an openai-responses reasoning item without summary) or in a
+        # field the codec does not read, is a reason for the output's; whether
+        # its text is right is altered's.
+        if (
+            carries_reasoning(source_view)
+            or extra_reasoning(source_view)
+            or any(provider_bound(placed.block) for placed in source_view.thinking)
+        ):
             continue
         path = output_view.thinking[0].path
         text = output_view.thinking_text()

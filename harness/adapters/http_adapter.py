@@ -252,7 +252,7 @@ class HttpProxyAdapter:
         return f" (the proxy process exited with status {status}; its log ends: {tail})"
 
     def _matcher(self) -> Matcher:
-        return Matcher(self.match, self.back)
+        return Matcher(self.match, self.back, front=self.front)
 
     # --- reading the spec --------------------------------------------------------------
 

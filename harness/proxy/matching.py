@@ -26,9 +26,11 @@ Two matchers (docs/proxies.md "Matching"):
   was carried (string or parts), error flags, message boundaries, the order
   of results and where text sits between calls are left to the rules, which
   judge them with precise codes. A result's leading ``Error:`` marker is
-  ignored, as docs/conventions.md says. Paths compare from after their last
-  version segment (``/v1/chat/completions`` equals DeepSeek's ``/chat/completions`` and
-  z.ai's ``/api/paas/v4/chat/completions``);
+  ignored, as docs/conventions.md says. Reasoning is left out of the key
+  when the proxy's front or back (not both) is openai-responses: requests
+  across the Responses API carry none (docs/conventions.md). Paths compare
+  from after their last version segment (``/v1/chat/completions`` equals
+  DeepSeek's ``/chat/completions`` and z.ai's ``/api/paas/v4/chat/completions``);
   the query is ignored.
 """
 
@@ -45,6 +47,7 @@ from toolwire.conformance.conventions import strip_error_mark
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.model import (
+    OPENAI_RESPONSES,
     Block,
     OpaqueBlock,
     TextBlock,
@@ -72,6 +75,8 @@ class Matcher:
     dialect: str | None = None
     # strict mode: top-level body keys dropped on both sides
     ignore: tuple[str, ...] = ()
+    # conversation mode: the dialect the proxy is sent (its front), when known
+    front: str | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in MATCH_MODES:
@@ -91,7 +96,9 @@ class Matcher:
             {
                 "method": method.upper(),
                 "path": endpoint_of(path),
-                "conversation": conversation_key(self.dialect, body),
+                "conversation": conversation_key(
+                    self.dialect, body, reasoning=not _across_responses(self.front, self.dialect)
+                ),
             }
         )
 
@@ -168,7 +175,15 @@ def endpoint_of(path: str) -> str:
 # --- the conversation key ------------------------------------------------------
 
 
-def conversation_key(dialect: str, body: Any) -> dict[str, Any]:
+def _across_responses(front: str | None, back: str) -> bool:
+    """A request converted into or out of openai-responses carries no reasoning
+    (docs/conventions.md, "The Responses API"): the twin's reasoning is its own
+    provider's, which no correct converter sends, so it cannot tell recordings
+    apart; the reasoning rules judge what was sent."""
+    return front is not None and front != back and OPENAI_RESPONSES in (front, back)
+
+
+def conversation_key(dialect: str, body: Any, reasoning: bool = True) -> dict[str, Any]:
     if body is None:
         return {"unreadable": "the body is not JSON"}
     try:
@@ -180,7 +195,8 @@ def conversation_key(dialect: str, body: Any) -> dict[str, Any]:
     if conversation.system:
         _add(runs, "system", conversation.system, ordinals)
     for turn in conversation.turns:
-        _add(runs, _role_class(turn.role), turn.blocks, ordinals)
+        blocks = [b for b in turn.blocks if reasoning or not isinstance(b, ThinkingBlock)]
+        _add(runs, _role_class(turn.role), blocks, ordinals)
     for run in runs:
         if "results" in run:
             run["results"].sort(key=lambda result: result["for"] or 0)

@@ -31,6 +31,7 @@ from toolwire.harness.model import (
     DEEPSEEK_CHAT,
     GEMINI,
     OPENAI_CHAT,
+    OPENAI_RESPONSES,
     PayloadKind,
     Response,
 )
@@ -66,8 +67,20 @@ def test_twins_cover_every_declared_pair_but_qwen() -> None:
         (ANTHROPIC_MESSAGES, OPENAI_CHAT),
         (ANTHROPIC_MESSAGES, DEEPSEEK_CHAT),
         (DEEPSEEK_CHAT, ANTHROPIC_MESSAGES),
+        (OPENAI_CHAT, OPENAI_RESPONSES),
+        (OPENAI_RESPONSES, OPENAI_CHAT),
+        (ANTHROPIC_MESSAGES, OPENAI_RESPONSES),
+        (OPENAI_RESPONSES, ANTHROPIC_MESSAGES),
     }
     assert {p.values[3] for p in TWIN_PARAMS} == {"request", "response", "stream"}
+    # Each openai-responses pair is judged on every kind of payload.
+    for pair in [(a, b) for a, b in pairs if OPENAI_RESPONSES in (a, b)]:
+        kinds = {
+            p.values[3]
+            for p in TWIN_PARAMS
+            if (corpus()[p.values[0]].dialect, corpus()[p.values[1]].dialect) == pair
+        }
+        assert kinds == {"request", "response", "stream"}, pair
 
 
 def _convert(case_id: str, index: int, kind: PayloadKind, target: str) -> tuple[Any, Any]:
@@ -81,13 +94,26 @@ def _said(dialect: str, kind: PayloadKind, payload: Any, *through: str) -> list[
     """What a payload says, compared as the rules and the twin check compare it:
     documented text joins accepted, ids relabelled by first appearance (twins
     were recorded with their own ids), what ``through`` cannot carry dropped."""
-    said = relabel_ids([comparable(m, *through) for m in semantic(dialect, kind, payload)])
-    if kind == "request" and GEMINI in through and len(set(through)) > 1:
-        # Reasoning in a request is not sent across gemini: Gemini's thought
-        # parts and another provider's signed reasoning are each their own
-        # provider's (docs/conventions.md, "Gemini").
-        said = [replace(summary, thinking=()) for summary in said]
-    return said
+    summaries = [comparable(m, *through) for m in semantic(dialect, kind, payload)]
+    if _request_across_responses(kind, *through) or _request_across_gemini(kind, *through):
+        summaries = [replace(summary, thinking=()) for summary in summaries]
+    return relabel_ids(summaries)
+
+
+def _request_across_gemini(kind: PayloadKind, *through: str) -> bool:
+    """Reasoning in a request is not sent across gemini: Gemini's thought parts
+    and another provider's signed reasoning are each their own provider's
+    (docs/conventions.md, "Gemini")."""
+    return kind == "request" and GEMINI in through and len(set(through)) > 1
+
+
+def _request_across_responses(kind: PayloadKind, *through: str) -> bool:
+    """A request converted into or out of openai-responses carries no reasoning:
+    an encrypted reasoning item only OpenAI can read, an Anthropic thinking
+    block only with Anthropic's signature (docs/conventions.md, "The Responses
+    API"). Each twin keeps its own provider's reasoning, which a conversion
+    cannot give: in requests the twins agree on everything but reasoning."""
+    return kind == "request" and OPENAI_RESPONSES in through and len(set(through)) > 1
 
 
 @pytest.mark.parametrize(("case_id", "twin_id", "index", "kind"), TWIN_PARAMS)

@@ -11,7 +11,9 @@ normalisations are what B cannot carry:
   as ``reasoning_content``), and all reasoning for requests (OpenAI has no
   reasoning input field; the adapter sends none);
 * through openai-responses: the same as through openai-chat (another
-  provider's reasoning travels as summary text, and none in requests).
+  provider's reasoning travels as summary text, and none in requests);
+* from openai-responses through any other dialect: reasoning items without
+  summary text (only ``encrypted_content`` or an id, which only OpenAI reads).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from tests.adapters.test_reference_support import (
     positive_cases,
     semantic,
 )
-from toolwire.conformance.semantic import MessageSummary, comparable
+from toolwire.conformance.semantic import MessageSummary, SemThinking, comparable
 from toolwire.harness.adapters import UnsupportedConversion
 from toolwire.harness.adapters.reference import DIRECTIONS
 from toolwire.harness.model import (
@@ -112,6 +114,18 @@ def _said(
     for message in semantic(dialect, kind, payload):
         # Both dialects: what one of them cannot hold does not come back.
         summary = comparable(message, dialect, via)
-        thinking = () if loses_thinking else tuple(t for t in summary.thinking if t.text != "")
+        thinking = (
+            () if loses_thinking else tuple(t for t in summary.thinking if _carried(t, dialect))
+        )
         summaries.append(replace(summary, thinking=thinking))
     return summaries
+
+
+def _carried(thinking: SemThinking, dialect: str) -> bool:
+    """Whether reasoning can come back from another dialect: empty reasoning
+    carries nothing, and an openai-responses reasoning item without summary text
+    holds only what OpenAI can read (``encrypted_content``, its ``rs_`` id), which
+    cannot leave the Responses API (docs/conventions.md, "The Responses API")."""
+    if thinking.text == "":
+        return False
+    return thinking.text is not None or dialect != OPENAI_RESPONSES

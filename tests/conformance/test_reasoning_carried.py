@@ -358,3 +358,34 @@ def test_text_where_the_model_returned_an_empty_reasoning_is_invented_not_altere
     output = thinking_answer({"type": "thinking", "thinking": "Thinking...", "signature": ""})
     assert codes(check("reasoning.invented", source, output)) == ["reasoning.invented"]
     assert check("reasoning.altered", source, output) is None  # nothing to compare
+
+
+def _responses_answer(*reasoning: dict[str, Any]) -> PayloadUnderTest:
+    call = {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "toolu_1",
+        "name": "get_weather",
+        "arguments": '{"city": "Paris"}',
+        "status": "completed",
+    }
+    raw = {
+        "id": "resp_1",
+        "object": "response",
+        "status": "completed",
+        "model": "gpt-5-mini",
+        "output": [*reasoning, call],
+        "usage": {"input_tokens": 10, "output_tokens": 20, "total_tokens": 30},
+    }
+    return payload("openai-responses", "response", raw)
+
+
+def test_an_encrypted_only_reasoning_item_is_reasoning_the_model_returned() -> None:
+    # A reasoning item without summary (encrypted_content only) is still reasoning:
+    # redacted thinking in its place is not "never returned" (whether such a form
+    # can travel is another question: docs/conventions.md, "The Responses API").
+    encrypted = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAA"}
+    output = thinking_answer(REDACTED)
+    assert codes(check("reasoning.invented", _responses_answer(encrypted), output)) == []
+    found = check("reasoning.invented", _responses_answer(), output)
+    assert codes(found) == ["reasoning.invented"]

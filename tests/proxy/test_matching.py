@@ -127,7 +127,7 @@ def test_every_reference_conversion_matches_its_twins_recording() -> None:
     mismatches = []
     for case_id, back, twin_id in pairs:
         source, twin = case(case_id), case(twin_id)
-        matcher = Matcher("conversation", back)
+        matcher = Matcher("conversation", back, front=source.dialect)
         recorded = [
             matcher.key(i.method, path_of(i.uri), i.request_json()) for i in twin.interactions
         ]
@@ -198,6 +198,22 @@ def test_conversation_matching_notices_dropped_reasoning() -> None:
     assert miss is not None
     assert "['thinking']: recorded" in miss.describe()
     assert "not received" in miss.describe()
+
+
+def test_reasoning_is_not_matched_across_the_responses_api() -> None:
+    # docs/conventions.md: a request converted into or out of openai-responses
+    # carries no reasoning, so the twin's reasoning items cannot pick its recording.
+    recorded = case("thinking/tool-use-responses").interactions[1].request_json()
+    received = copy.deepcopy(recorded)
+    received["input"] = [item for item in received["input"] if item.get("type") != "reasoning"]
+    across = Matcher("conversation", "openai-responses", front="anthropic-messages")
+    assert _key(across, received) == _key(across, recorded)
+    # Within the Responses API (or with the front unknown) reasoning still counts.
+    for within in (
+        Matcher("conversation", "openai-responses", front="openai-responses"),
+        Matcher("conversation", "openai-responses"),
+    ):
+        assert _key(within, received) != _key(within, recorded)
 
 
 def test_a_body_the_back_dialect_cannot_read_is_named_unreadable() -> None:
