@@ -71,10 +71,14 @@ def test_twins_cover_every_declared_pair_but_qwen() -> None:
         (OPENAI_RESPONSES, OPENAI_CHAT),
         (ANTHROPIC_MESSAGES, OPENAI_RESPONSES),
         (OPENAI_RESPONSES, ANTHROPIC_MESSAGES),
+        (OPENAI_CHAT, GEMINI),
+        (GEMINI, OPENAI_CHAT),
+        (ANTHROPIC_MESSAGES, GEMINI),
+        (GEMINI, ANTHROPIC_MESSAGES),
     }
     assert {p.values[3] for p in TWIN_PARAMS} == {"request", "response", "stream"}
-    # Each openai-responses pair is judged on every kind of payload.
-    for pair in [(a, b) for a, b in pairs if OPENAI_RESPONSES in (a, b)]:
+    # Each pair of a new dialect is judged on every kind of payload.
+    for pair in [(a, b) for a, b in pairs if {OPENAI_RESPONSES, GEMINI} & {a, b}]:
         kinds = {
             p.values[3]
             for p in TWIN_PARAMS

@@ -21,6 +21,7 @@ from toolwire.harness.corpus.case import Case
 from toolwire.harness.engine.payloads import case_payloads
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
+    GEMINI,
     QWEN_XML,
     Conversation,
     OpaqueBlock,
@@ -311,7 +312,10 @@ EXERCISES: dict[str, Predicate] = {
     "stream.index_collision": lambda c: any(_indexed_items(s) >= 2 for s in c.streams),
     "stream.event_order": lambda c: bool(c.streams),
     "stream.partial_json": lambda c: bool(c.streams) and _has_calls(c),
-    "stream.chunk_id": lambda c: any(_data_chunks(s) >= 2 for s in c.streams),
+    # A one-chunk Gemini stream becomes several openai-family chunks.
+    "stream.chunk_id": lambda c: any(
+        _data_chunks(s) >= 2 or s.dialect == GEMINI for s in c.streams
+    ),
     # Judged on every openai-responses stream (a converter's or the case's own).
     "stream.item_reference": lambda c: bool(c.streams),
     "stream.done_consistent": lambda c: bool(c.streams),

@@ -267,3 +267,8 @@ def wire_events(events: list[dict[str, Any]]) -> list[SSEEvent]:
         SSEEvent(e["data"] if isinstance(e["data"], str) else json.dumps(e["data"]), e["event"])
         for e in events
     ]
+
+
+def test_a_one_chunk_stream_has_no_second_id_to_compare() -> None:
+    (first, *_rest) = [e for e in two_calls() if e.data != "[DONE]"]
+    assert results(openai_stream(first, SSEEvent("[DONE]")))["stream.chunk_id"] is None
