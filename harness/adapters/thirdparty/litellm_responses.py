@@ -12,7 +12,9 @@ LiteLLM bridges through Chat Completions with
 (``litellm.responses.litellm_completion_transformation``). The model a user
 names here is ``custom_openai/<the case's model>``: an OpenAI-compatible
 server, so the body is judged as openai-chat with nothing provider-specific
-added.
+added, with ``drop_params=True`` (LiteLLM's documented setting for mixing
+providers): without it every request with ``reasoning`` fails, since
+``custom_openai`` takes no ``reasoning_effort``.
 
 * request openai-responses -> openai-chat: ``litellm.utils.return_raw_request``
   (public) with ``CallTypes.responses`` and the source body as
@@ -111,7 +113,12 @@ class LiteLLMResponsesAdapter:
         utils = load("litellm.utils")
         call_types = load("litellm.types.utils").CallTypes
         model = body.get("model") or DEFAULT_MODEL
-        arguments = {**body, "model": f"{PROVIDER}/{model}", "api_base": API_BASE}
+        arguments = {
+            **body,
+            "model": f"{PROVIDER}/{model}",
+            "api_base": API_BASE,
+            "drop_params": True,
+        }
         captured = utils.return_raw_request(call_types.responses, arguments)
         sent = captured.get("raw_request_body")
         if sent is None:
