@@ -125,3 +125,12 @@ def completion_chunks(
 async def _async_source(chunks: list[Any]) -> AsyncIterator[Any]:
     for chunk in chunks:
         yield chunk
+
+
+def first_data(events: Iterable[Mapping[str, Any]]) -> Mapping[str, Any]:
+    """The first event's parsed ``data`` object (``{}`` when there is none)."""
+    for event in events:
+        data = event.get("data")
+        if isinstance(data, Mapping):
+            return data
+    return {}

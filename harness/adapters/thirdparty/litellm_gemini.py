@@ -41,7 +41,12 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from toolwire.harness.adapters.base import UnsupportedConversion
-from toolwire.harness.adapters.thirdparty._litellm import load_litellm, logging_object, raw_request
+from toolwire.harness.adapters.thirdparty._litellm import (
+    first_data,
+    load_litellm,
+    logging_object,
+    raw_request,
+)
 from toolwire.harness.adapters.thirdparty._offline import load, plain_json
 from toolwire.harness.adapters.thirdparty._replay import chunk_events, dump, event_stream
 from toolwire.harness.model import GEMINI, OPENAI_CHAT, PayloadKind
@@ -70,7 +75,7 @@ class LiteLLMGeminiAdapter:
 
     def convert(self, payload: Any, kind: PayloadKind, source: str, target: str) -> Any:
         if (kind, source, target) not in self.directions:
-            raise UnsupportedConversion(f"LiteLLM's Gemini provider has no {kind} {source}->{target}")
+            raise UnsupportedConversion(f"LiteLLM's gemini/ provider: no {kind} {source}->{target}")
         if kind == "request":
             model = _gemini_model(payload.get("model"))
             return plain_json(raw_request({**payload, "model": f"gemini/{model}"}))
@@ -88,7 +93,7 @@ class LiteLLMGeminiAdapter:
             model=model,
             raw_response=raw,
             model_response=load("litellm.types.utils").ModelResponse(),
-            logging_obj=logging_object(model),
+            logging_obj=_logging(model),
             request_data={},
             messages=[],
             optional_params={},
@@ -100,9 +105,8 @@ class LiteLLMGeminiAdapter:
     def _stream(self, events: list[Mapping[str, Any]]) -> Iterator[Any]:
         module = load("litellm.llms.vertex_ai.gemini.vertex_and_google_ai_studio_gemini")
         wrapper_class = load("litellm.litellm_core_utils.streaming_handler").CustomStreamWrapper
-        first = next((e.get("data") for e in events if isinstance(e.get("data"), Mapping)), {})
-        model = _gemini_model(first.get("modelVersion"))
-        logging_obj = logging_object(model, stream=True)
+        model = _gemini_model(first_data(events).get("modelVersion"))
+        logging_obj = _logging(model, stream=True)
         # What httpx's iter_lines gives LiteLLM for the event stream.
         lines = event_stream(events).split("\n")
         iterator = module.ModelResponseIterator(
@@ -110,13 +114,25 @@ class LiteLLMGeminiAdapter:
         )
         return iter(
             wrapper_class(
-                completion_stream=iterator,
+                # As VertexLLM.completion(stream=True): the wrapper opens the
+                # stream through make_call (make_sync_call returns the iterator).
+                completion_stream=None,
+                make_call=lambda client: iterator,
                 model=model,
                 logging_obj=logging_obj,
                 custom_llm_provider="vertex_ai_beta",
                 stream_options={"include_usage": True},
             )
         )
+
+
+def _logging(model: str, stream: bool = False) -> Any:
+    """A logging object as ``completion`` leaves it before the provider call:
+    with the call's optional parameters (none that change the conversion:
+    only the legacy ``functions`` does)."""
+    logging_obj = logging_object(model, stream=stream)
+    logging_obj.optional_params = {}
+    return logging_obj
 
 
 def _gemini_model(model: Any) -> str:

@@ -55,6 +55,7 @@ from typing import Any
 from toolwire.harness.adapters.base import UnsupportedConversion
 from toolwire.harness.adapters.thirdparty._litellm import (
     completion_chunks,
+    first_data,
     load_litellm,
     model_response,
 )
@@ -90,7 +91,7 @@ class LiteLLMResponsesAdapter:
 
     def convert(self, payload: Any, kind: PayloadKind, source: str, target: str) -> Any:
         if (kind, source, target) not in self.directions:
-            raise UnsupportedConversion(f"LiteLLM's Responses bridge has no {kind} {source}->{target}")
+            raise UnsupportedConversion(f"LiteLLM's Responses bridge: no {kind} {source}->{target}")
         if kind == "request":
             return self._request(payload)
         config = _config()
@@ -131,8 +132,7 @@ class LiteLLMResponsesAdapter:
         return plain_json(sent)
 
     def _stream(self, events: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        first = next((e.get("data") for e in events if isinstance(e.get("data"), Mapping)), {})
-        model = str(first.get("model") or DEFAULT_MODEL)
+        model = str(first_data(events).get("model") or DEFAULT_MODEL)
         iterator_class = load(
             "litellm.responses.litellm_completion_transformation.streaming_iterator"
         ).LiteLLMCompletionStreamingIterator
