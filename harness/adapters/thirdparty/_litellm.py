@@ -134,3 +134,14 @@ def first_data(events: Iterable[Mapping[str, Any]]) -> Mapping[str, Any]:
         if isinstance(data, Mapping):
             return data
     return {}
+
+
+# LiteLLM's own refusals of a request it will not send (a parameter the
+# provider lacks, a tool_choice it cannot map): the library declines, it
+# does not break.
+REFUSALS = ("litellm.BadRequestError", "litellm.UnsupportedParamsError")
+
+
+def refused(reason: str) -> bool:
+    """Whether LiteLLM's error says it refuses the request (see ``REFUSALS``)."""
+    return reason.startswith(REFUSALS)

@@ -16,7 +16,9 @@ the answer back.
   body is the one ``VertexLLM.completion`` posts to
   ``models/<model>:generateContent`` (the same body for
   ``:streamGenerateContent``). The model is the case's when it is a Gemini
-  model, else ``gemini-2.5-flash``.
+  model, else ``gemini-2.5-flash``. A request LiteLLM refuses
+  (``UnsupportedParamsError``: ``parallel_tool_calls=False`` with several
+  tools) is declined.
 * response gemini -> openai-chat: ``VertexGeminiConfig.transform_response``
   (public method, internal module) on the body, the call
   ``VertexLLM.completion`` makes; the ``ModelResponse`` a user gets, as JSON
@@ -46,6 +48,7 @@ from toolwire.harness.adapters.thirdparty._litellm import (
     load_litellm,
     logging_object,
     raw_request,
+    refused,
 )
 from toolwire.harness.adapters.thirdparty._offline import load, plain_json
 from toolwire.harness.adapters.thirdparty._replay import chunk_events, dump, event_stream
@@ -78,7 +81,13 @@ class LiteLLMGeminiAdapter:
             raise UnsupportedConversion(f"LiteLLM's gemini/ provider: no {kind} {source}->{target}")
         if kind == "request":
             model = _gemini_model(payload.get("model"))
-            return plain_json(raw_request({**payload, "model": f"gemini/{model}"}))
+            try:
+                return plain_json(raw_request({**payload, "model": f"gemini/{model}"}))
+            except RuntimeError as error:
+                reason = str(error).removeprefix("litellm built no request: ")
+                if refused(reason):
+                    raise UnsupportedConversion(f"LiteLLM refuses the request: {reason}") from None
+                raise
         if kind == "response":
             return dump(self._response(payload))
         return chunk_events(self._stream(payload), exclude_none=True)

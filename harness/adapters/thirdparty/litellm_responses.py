@@ -23,7 +23,8 @@ providers): without it every request with ``reasoning`` fails, since
   ``LiteLLMCompletionResponsesConfig.transform_responses_api_request_to_chat_completion_request``,
   then ``litellm.completion``'s own request path, which stops just before the
   HTTP call; the body is what LiteLLM would send to ``/chat/completions``.
-  This is the synchronous SDK path: a request naming ``previous_response_id``
+  A request LiteLLM refuses (``BadRequestError``, ``UnsupportedParamsError``:
+  a ``tool_choice`` it cannot map) is declined. This is the synchronous SDK path: a request naming ``previous_response_id``
   is sent without the earlier turns there (only ``aresponses``, with the
   proxy's database, loads them), and the shim declines it rather than judge
   a path that needs a database.
@@ -58,6 +59,7 @@ from toolwire.harness.adapters.thirdparty._litellm import (
     first_data,
     load_litellm,
     model_response,
+    refused,
 )
 from toolwire.harness.adapters.thirdparty._offline import load, plain_json
 from toolwire.harness.adapters.thirdparty._replay import dump
@@ -123,9 +125,10 @@ class LiteLLMResponsesAdapter:
         captured = utils.return_raw_request(call_types.responses, arguments)
         sent = captured.get("raw_request_body")
         if sent is None:
-            raise RuntimeError(
-                f"litellm built no request: {captured.get('error') or 'no reason given'}"
-            )
+            reason = str(captured.get("error") or "no reason given")
+            if refused(reason):
+                raise UnsupportedConversion(f"LiteLLM refuses the request: {reason}")
+            raise RuntimeError(f"litellm built no request: {reason}")
         url = str(captured.get("raw_request_api_base") or "")
         if url.rstrip("/").endswith("/responses"):
             raise UnsupportedConversion(f"LiteLLM sent this request to {url}, not Chat Completions")
