@@ -24,8 +24,9 @@ providers): without it every request with ``reasoning`` fails, since
   then ``litellm.completion``'s own request path, which stops just before the
   HTTP call; the body is what LiteLLM would send to ``/chat/completions``.
   A request LiteLLM refuses (``BadRequestError``, ``UnsupportedParamsError``:
-  a ``tool_choice`` it cannot map) is declined. This is the synchronous SDK path: a request naming ``previous_response_id``
-  is sent without the earlier turns there (only ``aresponses``, with the
+  a ``tool_choice`` it cannot map) is declined. This is the synchronous SDK
+  path: a request naming ``previous_response_id`` is sent without the
+  earlier turns there (only ``aresponses``, with the
   proxy's database, loads them), and the shim declines it rather than judge
   a path that needs a database.
 * response openai-chat -> openai-responses: the body as LiteLLM's
