@@ -393,6 +393,8 @@ def check_id_changed(conversion: ConversionUnderTest) -> list[Finding] | None:
     if not any(call_id for call_id, _ in source_calls):
         return None  # Qwen XML calls carry no id: the output's ids are new, not changed
     mapping = conversion.id_mapping or {}
+    if gemini:  # a declared mapping may carry the signature too
+        mapping = {_base(k): _base(v) for k, v in mapping.items()}
     output_calls = _ids([(call.id, path) for call, path in _calls_of(output)], gemini)
     found = _changed("call", source_calls, output_calls, mapping)
     output_ids = any(call_id for call_id, _ in output_calls)
@@ -411,7 +413,12 @@ def _ids(refs: list[tuple[str | None, str]], gemini: bool) -> list[tuple[str | N
     """``refs`` with a signature carried after ``__thought__`` cut off (``gemini``)."""
     if not gemini:
         return refs
-    return [(i.partition(GEMINI_SIGNATURE_SEPARATOR)[0] if i else i, path) for i, path in refs]
+    return [(_base(i) if i else i, path) for i, path in refs]
+
+
+def _base(call_id: str) -> str:
+    """The id before a signature carried after ``__thought__``."""
+    return call_id.partition(GEMINI_SIGNATURE_SEPARATOR)[0]
 
 
 def _result_refs(conversation: Conversation) -> list[tuple[str | None, str]]:

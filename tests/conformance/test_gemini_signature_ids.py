@@ -71,3 +71,13 @@ def test_a_signature_after_the_id_is_the_same_id() -> None:
 def test_another_id_before_the_signature_is_a_changed_id() -> None:
     found = _check("call_9__thought__c2lnbmF0dXJl")
     assert [f.code for f in found] == ["pairing.id_changed"]
+
+
+def test_a_declared_mapping_with_the_signature_is_kept() -> None:
+    source = parse_payload("gemini", "response", GEMINI_RESPONSE, "gemini")
+    declared = ConversionUnderTest(
+        source,
+        _openai("x1w2__thought__c2lnbmF0dXJl"),
+        id_mapping={"x1w2": "x1w2__thought__c2lnbmF0dXJl"},
+    )
+    assert CONVERSION_CHECKS["pairing.id_changed"](declared) == []
