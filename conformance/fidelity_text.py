@@ -17,6 +17,10 @@ is left out.
 The error flag: a result is failed when ``is_error`` is true, or, in the
 openai family that has no flag, when its content starts with ``Error:``
 (docs/conventions.md); the marker itself is not part of the text.
+
+Gemini results are JSON objects: a result is the same when it is the same
+JSON value, or the same text under a one-key wrapper (``result``,
+``content``...), as conformance/result_objects.py explains.
 """
 
 from __future__ import annotations
@@ -39,9 +43,10 @@ from toolwire.conformance.fidelity_view import (
 )
 from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.memo import by_identity
+from toolwire.conformance.result_objects import readings, said_inside, same_json
 from toolwire.conformance.semantic import SemMessage, SemText, result_text
 from toolwire.conformance.text import same_text
-from toolwire.harness.model import ANTHROPIC_MESSAGES
+from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,7 +131,8 @@ def check_text(
     if not same_text(source_system, output_system):
         found.append(_text_finding("the system prompt", system_path, source_system, output_system))
     found.extend(_compare_messages(source_said, output_said))
-    found.extend(_compare_results(source_results, output_results, id_mapping))
+    objects = GEMINI in (source.dialect, output.dialect)
+    found.extend(_compare_results(source_results, output_results, id_mapping, objects))
     return found
 
 
@@ -174,8 +180,13 @@ def _compare_messages(source: Sequence[_Said], output: Sequence[_Said]) -> list[
 
 
 def _compare_results(
-    source: Sequence[ResultRef], output: Sequence[ResultRef], id_mapping: Mapping[str, str] | None
+    source: Sequence[ResultRef],
+    output: Sequence[ResultRef],
+    id_mapping: Mapping[str, str] | None,
+    objects: bool = False,
 ) -> list[Finding]:
+    """``objects``: a side is gemini, whose results are JSON objects
+    (conformance/result_objects.py)."""
     pairs = pair_up(
         [r.result.call_id for r in source], [r.result.call_id for r in output], id_mapping
     )
@@ -187,10 +198,26 @@ def _compare_results(
             # whitespace at the start of a failed result's text cannot be told
             # from the marker's own: " x" flagged and "Error:  x" say the same.
             expected, actual = _lstrip_first(expected), _lstrip_first(actual)
-        if not same_text(expected, actual):
+        if not same_text(expected, actual) and not (
+            objects and _same_as_objects(source[i], output[j], expected, actual)
+        ):
             what = f"the result for {output[j].result.call_id!r}"
             found.append(_text_finding(what, output[j].path, tuple(expected), tuple(actual)))
     return found
+
+
+def _same_as_objects(
+    source: ResultRef, output: ResultRef, expected: Sequence[str], actual: Sequence[str]
+) -> bool:
+    """Whether two results say the same once read as gemini result objects:
+    the same JSON value, or the same text with a one-key wrapper around it."""
+    if same_json(result_text(source.result), result_text(output.result)):
+        return True
+    return any(
+        same_text([left], [right])
+        for left in readings("".join(expected))
+        for right in readings("".join(actual))
+    )
 
 
 def _lstrip_first(pieces: Sequence[str]) -> list[str]:
@@ -254,7 +281,9 @@ def check_error_flag(
             and result_is_error_by_convention(result_text(source_results[i].result))
         ):
             continue
-        if was and _failure_still_said(source_results[i], output_results[j], through):
+        if was and _failure_still_said(
+            source_results[i], output_results[j], through, output.dialect == GEMINI
+        ):
             continue
         ref = output_results[j]
         how = (
@@ -281,7 +310,7 @@ def check_error_flag(
 
 
 def _failure_still_said(
-    source: ResultRef, output: ResultRef, through: tuple[str, ...] | None
+    source: ResultRef, output: ResultRef, through: tuple[str, ...] | None, objects: bool = False
 ) -> bool:
     """Whether a failed result's output, unflagged, lost nothing the source carried.
 
@@ -297,4 +326,8 @@ def _failure_still_said(
         return True
     if source.result.is_error is not None:
         return False  # a flag the source carried, lost where the target can carry it
-    return result_is_error_by_convention(result_text(output.result))
+    text = result_text(output.result)
+    if objects:
+        # A gemini result wrapping "Error: ..." under one key says it too.
+        text = said_inside(text) or text
+    return result_is_error_by_convention(text)

@@ -17,6 +17,7 @@ from toolwire.conformance.context import (
     RoundTripCheck,
     RoundTripUnderTest,
 )
+from toolwire.conformance.conventions import GEMINI_SIGNATURE_SEPARATOR
 from toolwire.conformance.fidelity_view import pair_up
 from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.memo import by_identity
@@ -400,20 +401,39 @@ def check_id_changed(conversion: ConversionUnderTest) -> list[Finding] | None:
     output = conversion.output.conversation or conversion.output.response
     if source is None or output is None:
         return None
-    source_calls = [(call.id, path) for call, path in _calls_of(source)]
+    # A Gemini thoughtSignature may ride in the id (docs/conventions.md,
+    # "Ids and thought signatures"): the id is what comes before it.
+    gemini = GEMINI in (conversion.source.dialect, conversion.output.dialect)
+    source_calls = _ids([(call.id, path) for call, path in _calls_of(source)], gemini)
     if not any(call_id for call_id, _ in source_calls):
         return None  # Qwen XML calls carry no id: the output's ids are new, not changed
     mapping = conversion.id_mapping or {}
-    output_calls = [(call.id, path) for call, path in _calls_of(output)]
+    if gemini:  # a declared mapping may carry the signature too
+        mapping = {_base(k): _base(v) for k, v in mapping.items()}
+    output_calls = _ids([(call.id, path) for call, path in _calls_of(output)], gemini)
     found = _changed("call", source_calls, output_calls, mapping)
     output_ids = any(call_id for call_id, _ in output_calls)
     if isinstance(source, Conversation) and isinstance(output, Conversation):
-        output_results = _result_refs(output)
+        output_results = _ids(_result_refs(output), gemini)
         output_ids = output_ids or any(call_id for call_id, _ in output_results)
-        found.extend(_changed("result", _result_refs(source), output_results, mapping))
+        found.extend(
+            _changed("result", _ids(_result_refs(source), gemini), output_results, mapping)
+        )
     # No id left in the output (calls lost, or their ids emptied: other rules'
     # findings): there was no id to compare, so no verdict.
     return found if output_ids else None
+
+
+def _ids(refs: list[tuple[str | None, str]], gemini: bool) -> list[tuple[str | None, str]]:
+    """``refs`` with a signature carried after ``__thought__`` cut off (``gemini``)."""
+    if not gemini:
+        return refs
+    return [(_base(i) if i else i, path) for i, path in refs]
+
+
+def _base(call_id: str) -> str:
+    """The id before a signature carried after ``__thought__``."""
+    return call_id.partition(GEMINI_SIGNATURE_SEPARATOR)[0]
 
 
 def _result_refs(conversation: Conversation) -> list[tuple[str | None, str]]:

@@ -36,6 +36,7 @@ from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.paths import block_path, response_block_path, turn_path
 from toolwire.conformance.reasoning_carried import carries_reasoning, extra_reasoning
 from toolwire.conformance.reasoning_views import AssistantView, assistant_views, thinking_pairs
+from toolwire.conformance.text import same_text
 from toolwire.conformance.timeline import ASSISTANT_ROLES, timeline_of
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
@@ -169,6 +170,29 @@ def check_position(payload: Conversation | Response) -> list[Finding]:
     ]
 
 
+def _thinking_pieces(view: AssistantView) -> list[str]:
+    """The view's reasoning texts, a Responses reasoning item's summary parts
+    each a piece of its own (the codec joins them with no separator)."""
+    pieces: list[str] = []
+    for thinking in view.thinking:
+        block = thinking.block
+        parts = block.extra.get("summary") if block.origin == "reasoning_item" else None
+        texts = (
+            [
+                p["text"]
+                for p in parts or ()
+                if isinstance(p, dict) and isinstance(p.get("text"), str)
+            ]
+            if isinstance(parts, list)
+            else []
+        )
+        if texts:
+            pieces.extend(texts)
+        elif block.text is not None:
+            pieces.append(block.text)
+    return pieces
+
+
 def _whitespace_only(a: str, b: str) -> bool:
     return a.strip() == b.strip()
 
@@ -213,8 +237,14 @@ def check_altered(
         if actual == expected:
             continue
         signed = any(t.block.signature for t in output_view.thinking)
-        if not signed and _whitespace_only(expected, actual):
-            continue  # unsigned reasoning: surrounding whitespace is not an alteration
+        if not signed and (
+            _whitespace_only(expected, actual)
+            or same_text(_thinking_pieces(source_view), _thinking_pieces(output_view))
+        ):
+            # Unsigned reasoning: surrounding whitespace, or the separators
+            # fidelity.text accepts where pieces (summary parts) were joined,
+            # are no alteration.
+            continue
         path = output_view.thinking[0].path
         found.append(
             finding(

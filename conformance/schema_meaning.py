@@ -15,6 +15,11 @@ Meaning-preserving (normalised away):
   parameters" (absent, ``{}``, ``{"type": "object"}``);
 * an empty ``description`` and none (it tells the model nothing);
 * the order of a ``type`` list (``["string", "null"]``);
+* an ``anyOf`` whose branches each name one type and nothing else, beside
+  no ``type``, and the ``type`` list of those types
+  (``{"anyOf": [{"type": "string"}, {"type": "null"}]}`` is
+  ``{"type": ["null", "string"]}``: LiteLLM writes nullable types so for
+  Gemini);
 * a local ``$ref`` (``#/$defs/name``, ``#/definitions/name``) and the
   definition it points to written in place, when the reference is not
   recursive: a validator reads both the same way. A definition used only
@@ -143,6 +148,15 @@ def _tidy(schema: dict[str, Any]) -> dict[str, Any]:
     required = schema.get("required")
     if isinstance(required, list) and all(isinstance(name, str) for name in required):
         schema["required"] = sorted(set(required))
+    branches = schema.get("anyOf")
+    if "type" not in schema and isinstance(branches, list) and len(branches) > 1:
+        types = [
+            b.get("type") if isinstance(b, Mapping) and list(b) == ["type"] else None
+            for b in branches
+        ]
+        if all(isinstance(kind, str) for kind in types):
+            del schema["anyOf"]
+            schema["type"] = types
     kinds = schema.get("type")
     if isinstance(kinds, list) and all(isinstance(kind, str) for kind in kinds):
         schema["type"] = sorted(set(kinds))

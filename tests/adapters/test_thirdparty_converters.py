@@ -41,6 +41,16 @@ SHIMS: dict[str, tuple[str, str, str]] = {
         "litellm",
         "litellm",
     ),
+    "litellm-responses": (
+        "toolwire.harness.adapters.thirdparty.litellm_responses:LiteLLMResponsesAdapter",
+        "litellm",
+        "litellm",
+    ),
+    "litellm-gemini": (
+        "toolwire.harness.adapters.thirdparty.litellm_gemini:LiteLLMGeminiAdapter",
+        "litellm",
+        "litellm",
+    ),
     "anyllm-anthropic": (
         "toolwire.harness.adapters.thirdparty.anyllm_anthropic:AnyLLMAnthropicAdapter",
         "anyllm",

@@ -210,3 +210,16 @@ def test_a_ref_beside_conflicting_keywords_is_left_as_written() -> None:
 @pytest.mark.parametrize("value", [True, False, "not a schema", None, [1, 2]])
 def test_non_object_schemas_are_returned_as_they_are(value: Any) -> None:
     assert meaning(value) == value
+
+
+def test_an_any_of_of_bare_types_is_the_type_list() -> None:
+    nullable = {"type": ["string", "null"], "description": "Who."}
+    litellm = {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "Who."}
+    assert same_meaning(nullable, litellm)
+    # A branch with more than a type, or a oneOf, is not a type list.
+    bounded = {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "null"}]}
+    assert not same_meaning(nullable, bounded)
+    assert not same_meaning(
+        {"type": ["integer", "number"]}, {"oneOf": [{"type": "integer"}, {"type": "number"}]}
+    )
+    assert not same_meaning({"type": ["string", "null"]}, {"anyOf": [{"type": "string"}]})

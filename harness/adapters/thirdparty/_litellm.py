@@ -7,7 +7,7 @@ every call although litellm's base install lacks it.
 
 * ``load_litellm``: sets ``LITELLM_LOCAL_MODEL_COST_MAP=True`` first, so
   LiteLLM reads its bundled model cost map instead of fetching it, and
-  forbids the network for the rest of the process.
+  ``HF_HUB_OFFLINE=1``, then forbids the network for the rest of the process.
 * ``raw_request``: the body ``litellm.completion`` would send, from
   ``litellm.utils.return_raw_request`` (public): LiteLLM runs its whole
   request path (``get_optional_params``, the provider's
@@ -40,6 +40,11 @@ def load_litellm(adapter: str) -> str:
     """Import LiteLLM offline; return its version (``AdapterLoadError`` without it)."""
     version = require(adapter, EXTRA, MODULES, "litellm")
     os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+    # A stream without usage makes LiteLLM count tokens with the model's
+    # Hugging Face tokenizer, which huggingface_hub would fetch, retrying with
+    # back-off against the network guard for minutes: offline, it fails at
+    # once and LiteLLM counts with its bundled tokenizer instead.
+    os.environ["HF_HUB_OFFLINE"] = "1"
     forbid_network()
     litellm = load("litellm")
     # Releases up to about 1.81 load the cl100k tokenizer lazily, from the
@@ -120,3 +125,23 @@ def completion_chunks(
 async def _async_source(chunks: list[Any]) -> AsyncIterator[Any]:
     for chunk in chunks:
         yield chunk
+
+
+def first_data(events: Iterable[Mapping[str, Any]]) -> Mapping[str, Any]:
+    """The first event's parsed ``data`` object (``{}`` when there is none)."""
+    for event in events:
+        data = event.get("data")
+        if isinstance(data, Mapping):
+            return data
+    return {}
+
+
+# LiteLLM's own refusals of a request it will not send (a parameter the
+# provider lacks, a tool_choice it cannot map): the library declines, it
+# does not break.
+REFUSALS = ("litellm.BadRequestError", "litellm.UnsupportedParamsError")
+
+
+def refused(reason: str) -> bool:
+    """Whether LiteLLM's error says it refuses the request (see ``REFUSALS``)."""
+    return reason.startswith(REFUSALS)

@@ -14,7 +14,9 @@ The model is in the URL path, not the body: ``Conversation.model`` is
 ``None`` unless the body has a ``model`` key (toolwire's engine adds the
 URL's model there for converters; it stays in ``extra`` too, so the body
 round-trips, and a request built by code never writes it). Whether the call
-streams is in the URL too (``stream`` is ``None``).
+streams is in the URL too (``stream`` is ``None``). Proto field names in
+snake_case (``system_instruction``, ``function_call``) are read as their
+lowerCamelCase twins (``field_names.py``).
 See https://ai.google.dev/api/generate-content#request-body.
 """
 
@@ -24,6 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolwire.harness.dialects.gemini._shape import expect_list, expect_object, join
+from toolwire.harness.dialects.gemini.field_names import named_fields
 from toolwire.harness.dialects.gemini.parts import (
     parse_content,
     parse_parts,
@@ -44,7 +47,7 @@ SYSTEM = "systemInstruction"
 
 
 def parse_request(payload: Any) -> Conversation:
-    body = expect_object(payload, "", "a request body")
+    body = named_fields(expect_object(payload, "", "a request body"), _NAMED)
     if "contents" not in body:
         raise WireFormatError(
             "contents",

@@ -6,7 +6,8 @@ is read from ``status`` and ``incomplete_details.reason``:
 
 * ``completed`` -> ``tool_use`` when the output holds a ``function_call``,
   else ``end_turn``;
-* ``incomplete`` with reason ``max_output_tokens`` -> ``max_tokens``, with
+* ``incomplete`` with reason ``max_output_tokens`` -> ``max_tokens`` (a
+  call cut off there keeps what was streamed, as in openai-chat), with
   ``content_filter`` -> ``content_filter``;
 * anything else (``failed``, ``in_progress``, ``cancelled``...) -> ``unknown``.
 
@@ -28,6 +29,7 @@ Reference: https://platform.openai.com/docs/api-reference/responses/object
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from toolwire.harness.dialects.openai_chat.common import (
@@ -38,6 +40,7 @@ from toolwire.harness.dialects.openai_chat.common import (
     unnamed,
 )
 from toolwire.harness.dialects.openai_responses.items import parse_items, render_turns
+from toolwire.harness.dialects.partial_json import cut_off_value
 from toolwire.harness.errors import WireFormatError
 from toolwire.harness.model import (
     OPENAI_RESPONSES,
@@ -126,14 +129,31 @@ def parse_response(payload: Any) -> Response:
     elif "usage" in payload:
         extra["usage"] = payload["usage"]
     has_calls = any(isinstance(b, ToolCall) for b in message.blocks)
+    stop = stop_reason(payload, has_calls)
+    if stop.canonical == "max_tokens":
+        message = replace(message, blocks=tuple(_kept_if_cut(b) for b in message.blocks))
     return Response(
         dialect=OPENAI_RESPONSES,
-        choices=(Choice(index=0, message=message, stop_reason=stop_reason(payload, has_calls)),),
+        choices=(Choice(index=0, message=message, stop_reason=stop),),
         id=take_str(payload, "id", extra),
         model=take_str(payload, "model", extra),
         usage=usage,
         extra=extra,
     )
+
+
+def _kept_if_cut(block: Any) -> Any:
+    """A call whose arguments the output limit cut off, read as the SDKs keep
+    it (harness/dialects/partial_json.py), as openai-chat reads one beside
+    ``length``."""
+    if (
+        not isinstance(block, ToolCall)
+        or block.arguments_error is None
+        or block.raw_arguments is None
+    ):
+        return block
+    cut, value = cut_off_value(block.raw_arguments)
+    return replace(block, arguments=value, arguments_error=None) if cut else block
 
 
 def render_response(response: Response) -> dict[str, Any]:

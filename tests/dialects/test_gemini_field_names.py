@@ -1,0 +1,110 @@
+"""Proto field names in snake_case read as their lowerCamelCase twins (gemini requests)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire.harness.dialects.gemini.field_names import camel_case, camel_case_fields
+from toolwire.harness.dialects.gemini.request import parse_request
+
+CAMEL: dict[str, Any] = {
+    "contents": [
+        {"role": "user", "parts": [{"text": "Weather in Oslo?"}]},
+        {
+            "role": "model",
+            "parts": [
+                {
+                    "functionCall": {"name": "get_weather", "args": {"city_name": "Oslo"}},
+                    "thoughtSignature": "c2ln",
+                }
+            ],
+        },
+        {
+            "role": "user",
+            "parts": [{"functionResponse": {"name": "get_weather", "response": {"temp_c": 3}}}],
+        },
+    ],
+    "systemInstruction": {"parts": [{"text": "Be brief."}]},
+    "tools": [
+        {
+            "functionDeclarations": [
+                {
+                    "name": "get_weather",
+                    "parameters": {
+                        "type": "OBJECT",
+                        "properties": {"city_name": {"type": "STRING", "maxLength": 40}},
+                    },
+                }
+            ]
+        }
+    ],
+    "toolConfig": {
+        "functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["get_weather"]}
+    },
+}
+# The same request as LiteLLM writes it: proto names in snake_case.
+SNAKE: dict[str, Any] = {
+    "contents": [
+        CAMEL["contents"][0],
+        {
+            "role": "model",
+            "parts": [
+                {
+                    "function_call": {"name": "get_weather", "args": {"city_name": "Oslo"}},
+                    "thought_signature": "c2ln",
+                }
+            ],
+        },
+        {
+            "role": "user",
+            "parts": [{"function_response": {"name": "get_weather", "response": {"temp_c": 3}}}],
+        },
+    ],
+    "system_instruction": {"parts": [{"text": "Be brief."}]},
+    "tools": [
+        {
+            "function_declarations": [
+                {
+                    "name": "get_weather",
+                    "parameters": {
+                        "type": "OBJECT",
+                        "properties": {"city_name": {"type": "STRING", "max_length": 40}},
+                    },
+                }
+            ]
+        }
+    ],
+    "tool_config": {
+        "function_calling_config": {"mode": "ANY", "allowed_function_names": ["get_weather"]}
+    },
+}
+
+
+def test_a_snake_case_request_reads_as_its_camel_case_twin() -> None:
+    snake, camel = parse_request(SNAKE), parse_request(CAMEL)
+    assert snake.turns == camel.turns
+    assert snake.system == camel.system
+    assert snake.tools == camel.tools
+    assert snake.tool_choice == camel.tool_choice
+    assert snake.tools and snake.tool_choice is not None  # not vacuous: both were read
+
+
+def test_data_keeps_its_keys() -> None:
+    renamed = camel_case_fields(SNAKE["contents"][1:])
+    assert renamed[0]["parts"][0]["functionCall"]["args"] == {"city_name": "Oslo"}
+    assert renamed[1]["parts"][0]["functionResponse"]["response"] == {"temp_c": 3}
+    schema = camel_case_fields(SNAKE["tools"])[0]["functionDeclarations"][0]["parameters"]
+    assert schema["properties"] == {"city_name": {"type": "STRING", "maxLength": 40}}
+
+
+def test_names_and_collisions() -> None:
+    assert camel_case("function_call") == "functionCall"
+    assert camel_case("functionCall") == "functionCall"
+    assert camel_case("_private") == "_private"
+    both = camel_case_fields({"functionCall": {"name": "a"}, "function_call": {"name": "b"}})
+    assert both == {"functionCall": {"name": "a"}, "function_call": {"name": "b"}}
+
+
+def test_fields_outside_the_named_ones_round_trip_as_they_came() -> None:
+    body = {**CAMEL, "generation_config": {"max_output_tokens": 5}}
+    assert parse_request(body).extra["generation_config"] == {"max_output_tokens": 5}
