@@ -14,6 +14,11 @@ not visible text: the reasoning.* rules judge it. Text written as Qwen XML
 is the xml.text_preserved rule's, so an assistant message read from qwen-xml
 is left out.
 
+A tool result whose text is a JSON object or array and that went to or came
+from gemini is compared as a JSON value: Gemini carries a result as a JSON object
+(``functionResponse.response``), so a converter that parses the text into the
+object keeps what it says, and only its whitespace cannot survive.
+
 The error flag: a result is failed when ``is_error`` is true, or, in the
 openai family that has no flag, when its content starts with ``Error:``
 (docs/conventions.md); the marker itself is not part of the text.
@@ -21,11 +26,13 @@ openai family that has no flag, when its content starts with ``Error:``
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from toolwire.conformance.context import PayloadUnderTest
 from toolwire.conformance.conventions import result_is_error_by_convention
+from toolwire.conformance.fidelity_arguments import json_equal
 from toolwire.conformance.fidelity_view import (
     ResultRef,
     first_difference,
@@ -41,7 +48,7 @@ from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.memo import by_identity
 from toolwire.conformance.semantic import SemMessage, SemText, result_text
 from toolwire.conformance.text import same_text
-from toolwire.harness.model import ANTHROPIC_MESSAGES
+from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,7 +133,8 @@ def check_text(
     if not same_text(source_system, output_system):
         found.append(_text_finding("the system prompt", system_path, source_system, output_system))
     found.extend(_compare_messages(source_said, output_said))
-    found.extend(_compare_results(source_results, output_results, id_mapping))
+    as_json = GEMINI in (source.dialect, output.dialect, *(through or ()))
+    found.extend(_compare_results(source_results, output_results, id_mapping, as_json))
     return found
 
 
@@ -174,7 +182,10 @@ def _compare_messages(source: Sequence[_Said], output: Sequence[_Said]) -> list[
 
 
 def _compare_results(
-    source: Sequence[ResultRef], output: Sequence[ResultRef], id_mapping: Mapping[str, str] | None
+    source: Sequence[ResultRef],
+    output: Sequence[ResultRef],
+    id_mapping: Mapping[str, str] | None,
+    as_json: bool = False,
 ) -> list[Finding]:
     pairs = pair_up(
         [r.result.call_id for r in source], [r.result.call_id for r in output], id_mapping
@@ -187,10 +198,24 @@ def _compare_results(
             # whitespace at the start of a failed result's text cannot be told
             # from the marker's own: " x" flagged and "Error:  x" say the same.
             expected, actual = _lstrip_first(expected), _lstrip_first(actual)
+        if as_json and _same_json_value(expected, actual):
+            continue
         if not same_text(expected, actual):
             what = f"the result for {output[j].result.call_id!r}"
             found.append(_text_finding(what, output[j].path, tuple(expected), tuple(actual)))
     return found
+
+
+def _same_json_value(expected: Sequence[str], actual: Sequence[str]) -> bool:
+    """Both texts are one JSON object or array, the same value (module docstring)."""
+    try:
+        left, right = json.loads("".join(expected)), json.loads("".join(actual))
+    except ValueError:
+        return False
+    containers = (dict, list)
+    return (
+        isinstance(left, containers) and isinstance(right, containers) and json_equal(left, right)
+    )
 
 
 def _lstrip_first(pieces: Sequence[str]) -> list[str]:
