@@ -103,6 +103,8 @@ class AnyLLMGeminiAdapter:
             )
         try:
             return self._convert(payload, kind)
+        except UnsupportedConversion:
+            raise
         except load("any_llm.exceptions").UnsupportedParameterError as error:
             raise UnsupportedConversion(f"any-llm declined: {error}") from error
 

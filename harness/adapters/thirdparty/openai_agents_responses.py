@@ -132,6 +132,8 @@ class OpenAIAgentsResponsesAdapter:
             if kind == "response":
                 return _response(payload)
             return _stream(payload)
+        except UnsupportedConversion:
+            raise
         except load("agents.exceptions").UserError as error:
             raise UnsupportedConversion(f"openai-agents declined: {error}") from error
 
