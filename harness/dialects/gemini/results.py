@@ -11,9 +11,10 @@ the same text whatever the dialect:
 * ``{"output": "<text>"}`` reads as ``<text>``; ``{"error": "<text>"}`` as
   ``<text>`` with ``is_error`` true (``error`` without ``output``);
 * ``{"result": value}`` reads as the value (``<text>``, or the compact JSON
-  of any other value): it is how google-genai's own automatic function
-  calling (``_extra_utils``) and libraries on it (any-llm) wrap a function's
-  return value;
+  of any other value): the v1beta reference names "output", "result", etc.
+  as the keys a caller may return the output under, and it is how
+  google-genai's own automatic function calling (``_extra_utils``) and
+  libraries on it (any-llm) wrap a function's return value;
 * any other object (or a non-string ``output``/``error``) reads as its
   compact JSON text.
 
