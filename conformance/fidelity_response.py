@@ -55,6 +55,8 @@ from toolwire.conformance.fidelity_view import is_openai_family
 from toolwire.conformance.findings import Finding, finding
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
+    GEMINI,
+    OPENAI_RESPONSES,
     QWEN_XML,
     OpaqueBlock,
     Response,
@@ -79,6 +81,28 @@ _ANTHROPIC_WIRE = {
     "max_tokens": "max_tokens",
     "content_filter": "refusal",
     "refusal": "refusal",
+}
+# How the other targets say a stop reason, for the message only.
+_RESPONSES_WIRE = {
+    "end_turn": "completed",
+    "stop_sequence": "completed",
+    "tool_use": "completed",
+    "max_tokens": "incomplete (max_output_tokens)",
+    "content_filter": "incomplete (content_filter)",
+    "refusal": "incomplete (content_filter)",
+}
+_GEMINI_WIRE = {
+    "end_turn": "STOP",
+    "stop_sequence": "STOP",
+    "tool_use": "STOP",
+    "max_tokens": "MAX_TOKENS",
+    "content_filter": "SAFETY",
+    "refusal": "SAFETY",
+}
+_WIRE_PATH = {
+    ANTHROPIC_MESSAGES: ("stop_reason", _ANTHROPIC_WIRE),
+    OPENAI_RESPONSES: ("status", _RESPONSES_WIRE),
+    GEMINI: ("candidates[0].finishReason", _GEMINI_WIRE),
 }
 _NOT_JUDGED = frozenset({"unknown", "pause_turn"})
 
@@ -108,9 +132,8 @@ def check_stop_reason(
     calls_now_named = actual.canonical == "tool_use" and bool(after.message.tool_calls)
     if same or (expected.canonical == "end_turn" and calls_now_named):
         return []
-    wire = _OPENAI_WIRE if is_openai_family(output.dialect) else _ANTHROPIC_WIRE
+    path, wire = _WIRE_PATH.get(output.dialect, ("choices[0].finish_reason", _OPENAI_WIRE))
     wanted = wire.get(expected.canonical, expected.raw)
-    path = "stop_reason" if output.dialect == ANTHROPIC_MESSAGES else "choices[0].finish_reason"
     got = "no stop reason" if actual.raw is None else repr(actual.raw)
     return [
         finding(

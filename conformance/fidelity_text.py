@@ -14,6 +14,11 @@ not visible text: the reasoning.* rules judge it. Text written as Qwen XML
 is the xml.text_preserved rule's, so an assistant message read from qwen-xml
 is left out.
 
+A tool result whose text is a JSON object or array and that went to or came
+from gemini is compared as a JSON value: Gemini carries a result as a JSON object
+(``functionResponse.response``), so a converter that parses the text into the
+object keeps what it says, and only its whitespace cannot survive.
+
 The error flag: a result is failed when ``is_error`` is true, or, in the
 openai family that has no flag, when its content starts with ``Error:``
 (docs/conventions.md); the marker itself is not part of the text.
@@ -131,7 +136,8 @@ def check_text(
     if not same_text(source_system, output_system):
         found.append(_text_finding("the system prompt", system_path, source_system, output_system))
     found.extend(_compare_messages(source_said, output_said))
-    objects = GEMINI in (source.dialect, output.dialect)
+    # Through gemini a result travels as an object: JSON-equal texts are the same.
+    objects = GEMINI in (source.dialect, output.dialect, *(through or ()))
     found.extend(_compare_results(source_results, output_results, id_mapping, objects))
     return found
 

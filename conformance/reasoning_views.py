@@ -88,7 +88,9 @@ def response_path(response: Response) -> str:
 
 def assistant_views(payload: Conversation | Response) -> list[AssistantView]:
     if isinstance(payload, Response):
-        return [_response_view(payload)]
+        # A response without choices (a library that drops a candidate it cannot
+        # read) has no assistant message to look at.
+        return [_response_view(payload)] if payload.choices else []
     return list(_conversation_views(payload))
 
 

@@ -24,6 +24,7 @@ import json
 from typing import Any
 
 from toolwire.conformance.conventions import output_envelope, strip_error_mark
+from toolwire.conformance.fidelity_arguments import json_equal
 
 
 def _json(text: str) -> tuple[bool, Any]:
@@ -49,13 +50,9 @@ def said_inside(text: str) -> str | None:
 
 def same_json(left: str, right: str) -> bool:
     """Whether both texts are JSON objects or arrays holding the same value
-    (numbers compared as JSON writes them: 1 and 1.0 differ)."""
+    (``json_equal``: booleans are not numbers, numbers compare by value)."""
     left_ok, left_value = _json(left)
     right_ok, right_value = _json(right)
     if not (left_ok and right_ok):
         return False
-    return _canonical(left_value) == _canonical(right_value)
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return json_equal(left_value, right_value)

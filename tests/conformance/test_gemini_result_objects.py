@@ -82,7 +82,8 @@ def test_readings() -> None:
     assert said_inside('{"result":"ok"}') == "ok"
     assert said_inside('{"a":"1","b":"2"}') is None
     assert same_json('{"a": [1, 2]}', '{"a":[1,2]}')
-    assert not same_json('{"a": 1}', '{"a": 1.0}')
+    assert same_json('{"a": 1}', '{"a": 1.0}')  # numbers by value, as fidelity.arguments
+    assert not same_json('{"a": 1}', '{"a": true}')  # booleans are no numbers
     assert not same_json("1", "1")  # only objects and arrays
 
 

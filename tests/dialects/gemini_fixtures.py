@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-SIGNATURE_STD = "Et8ECtwEAXLI2nyCB1jKZUE4+xMB7Gil/OxBK6VMDo=="
+SIGNATURE_STD = "Et8ECtwEAXLI2nyCB1jKZUE4+xMB7Gil/OxBK6VMDg=="
 # The client sent the same bytes back in base64url (google-genai re-encodes).
-SIGNATURE_URLSAFE = "Et8ECtwEAXLI2nyCB1jKZUE4-xMB7Gil_OxBK6VMDo=="
+SIGNATURE_URLSAFE = "Et8ECtwEAXLI2nyCB1jKZUE4-xMB7Gil_OxBK6VMDg=="
 
 TOOLS: list[dict[str, Any]] = [
     {

@@ -10,6 +10,11 @@ the same text whatever the dialect:
 
 * ``{"output": "<text>"}`` reads as ``<text>``; ``{"error": "<text>"}`` as
   ``<text>`` with ``is_error`` true (``error`` without ``output``);
+* ``{"result": value}`` reads as the value (``<text>``, or the compact JSON
+  of any other value): the v1beta reference names "output", "result", etc.
+  as the keys a caller may return the output under, and it is how
+  google-genai's own automatic function calling (``_extra_utils``) and
+  libraries on it (any-llm) wrap a function's return value;
 * any other object (or a non-string ``output``/``error``) reads as its
   compact JSON text.
 
@@ -26,6 +31,7 @@ from typing import Any
 
 OUTPUT_KEY = "output"
 ERROR_KEY = "error"
+RESULT_KEY = "result"  # google-genai's wrapper of a return value
 
 
 def _compact(value: Any) -> str:
@@ -44,8 +50,10 @@ def result_text(response: Any) -> str:
     """The text a ``functionResponse.response`` value carries."""
     if isinstance(response, Mapping) and len(response) == 1:
         ((key, value),) = response.items()
-        if key in (OUTPUT_KEY, ERROR_KEY) and isinstance(value, str):
+        if key in (OUTPUT_KEY, ERROR_KEY, RESULT_KEY) and isinstance(value, str):
             return value
+        if key == RESULT_KEY:
+            return _compact(value)
     return _compact(response)
 
 

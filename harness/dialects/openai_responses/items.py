@@ -175,7 +175,7 @@ def parse_reasoning(item: Mapping[str, Any], path: str) -> ThinkingBlock:
         )
     return ThinkingBlock(
         origin="reasoning_item",
-        text=summary_text(summary),
+        text=reasoning_text(item),
         extra=extra,
         encrypted_content=encrypted,
         item_id=item_id,
@@ -188,6 +188,23 @@ def summary_text(summary: Any) -> str | None:
         return None
     texts = [p["text"] for p in summary if isinstance(p, dict) and isinstance(p.get("text"), str)]
     return "".join(texts) if texts else None
+
+
+def content_text(content: Any) -> str | None:
+    """The ``reasoning_text`` parts' texts joined (a reasoning item's ``content``,
+    "Reasoning text content": raw reasoning, as gpt-oss and Chat Completions
+    bridges write it), or ``None`` when there is no text."""
+    if not isinstance(content, list):
+        return None
+    parts = [p for p in content if isinstance(p, dict) and p.get("type") == "reasoning_text"]
+    texts = [p["text"] for p in parts if isinstance(p.get("text"), str)]
+    return "".join(texts) if texts else None
+
+
+def reasoning_text(item: Mapping[str, Any]) -> str | None:
+    """A reasoning item's text: its summary, else its reasoning ``content``."""
+    summary = summary_text(item.get("summary"))
+    return summary if summary is not None else content_text(item.get("content"))
 
 
 def _function_call_output(item: dict[str, Any], path: str) -> Turn:
@@ -367,7 +384,11 @@ def render_reasoning(block: ThinkingBlock) -> dict[str, Any]:
     if block.item_id is not None:
         item["id"] = block.item_id
     recorded = block.extra.get("summary")
-    if "summary" not in block.extra or summary_text(recorded) != block.text:
+    # Text read from the item's reasoning ``content`` stays there (merged back below).
+    from_content = summary_text(recorded) is None and content_text(block.extra.get("content"))
+    if from_content and from_content == block.text:
+        item["summary"] = recorded if isinstance(recorded, list) else []
+    elif "summary" not in block.extra or summary_text(recorded) != block.text:
         text = block.text
         item["summary"] = [] if not text else [{"type": "summary_text", "text": text}]
     if block.encrypted_content is not None:

@@ -16,7 +16,9 @@ with the whole Response. An ``error`` event may end the stream.
 The reassembled response is the terminal event's Response (what
 openai-python's ``ResponseStreamState`` returns as the final response; when
 that event carries no output, the items the ``output_item.done`` events
-finished). Problems are noted as ``StreamIssue`` s with these codes:
+finished). A terminal Response without ``status`` takes it from the event's
+type (``response.completed`` is "emitted when the model response is
+complete"), which says the same. Problems are noted as ``StreamIssue`` s with these codes:
 
 * ``invalid_json``: an event whose data is not a JSON object with a type;
 * ``missing_created``: the first event is not ``response.created``
@@ -47,7 +49,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from toolwire.harness.dialects.openai_responses.items import summary_text
+from toolwire.harness.dialects.openai_responses.items import reasoning_text
 from toolwire.harness.dialects.openai_responses.response import parse_response
 from toolwire.harness.errors import WireFormatError
 from toolwire.harness.model import OPENAI_RESPONSES, SSEEvent, StreamIssue, StreamTranscript
@@ -97,7 +99,7 @@ def _essence(item: Any) -> Any:
     if kind == "function_call":
         return (kind, item.get("call_id"), item.get("name"), item.get("arguments"))
     if kind == "reasoning":
-        return (kind, item.get("id"), summary_text(item.get("summary")))
+        return (kind, item.get("id"), reasoning_text(item))
     return (kind, item.get("id"))
 
 
@@ -257,6 +259,9 @@ class _Reassembler:
     def ended(self, data: Mapping[str, Any]) -> None:
         response = data.get("response")
         self.terminal = dict(response) if isinstance(response, dict) else {}
+        if self.terminal.get("status") is None:
+            # The event's type states the status its Response omits.
+            self.terminal["status"] = str(data.get("type", "")).removeprefix("response.")
 
     def error(self, data: Mapping[str, Any]) -> None:
         message = data.get("message")
