@@ -170,8 +170,9 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
-# A version segment (``/v1/``, z.ai's ``/api/paas/v4/``): paths compare from after the last one.
-_VERSION_SEGMENT = re.compile(r"/v[0-9]+/")
+# A version segment (``/v1/``, z.ai's ``/api/paas/v4/``, Gemini's ``/v1beta/``): paths
+# compare from after the last one.
+_VERSION_SEGMENT = re.compile(r"/v[0-9]+(?:(?:alpha|beta)[0-9]*)?/")
 
 
 # A Gemini method path: the model and the stream choice are in it.
