@@ -304,9 +304,9 @@ class _Ordinals:
     def __init__(self) -> None:
         self.by_id: dict[str, int] = {}
         self.count = 0
-        self.open: list[tuple[str, int]] = []  # (name, ordinal) of unanswered calls
+        self.open: list[tuple[str | None, int]] = []  # (name, ordinal) of unanswered calls
 
-    def call(self, call_id: str | None, name: str) -> int:
+    def call(self, call_id: str | None, name: str | None) -> int:
         if call_id is not None and call_id in self.by_id:
             ordinal = self.by_id[call_id]
         else:
