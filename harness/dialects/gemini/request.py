@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolwire.harness.dialects.gemini._shape import expect_list, expect_object, join
+from toolwire.harness.dialects.gemini.field_names import camel_case_fields
 from toolwire.harness.dialects.gemini.parts import (
     parse_content,
     parse_parts,
@@ -44,7 +45,9 @@ SYSTEM = "systemInstruction"
 
 
 def parse_request(payload: Any) -> Conversation:
-    body = expect_object(payload, "", "a request body")
+    # Gemini reads proto field names in either spelling (field_names.py); a body
+    # in snake_case renders back in lowerCamelCase.
+    body = camel_case_fields(expect_object(payload, "", "a request body"))
     if "contents" not in body:
         raise WireFormatError(
             "contents",
