@@ -21,6 +21,14 @@ the envelope is ignored when result texts are compared, flagged or not.
 openai-responses ``function_call_output`` has no flag either: the same marker
 applies to it.
 
+A third is a wrapper: Gemini's ``functionResponse.response`` is an object,
+and "callers can use any keys of their choice that fit the function's syntax
+to return the function output, e.g. "output", "result""
+(https://ai.google.dev/api/caching#FunctionResponse). A content that is
+a JSON object of one such key (``OUTPUT_WRAPPERS``: ``output``, ``result``,
+``content``, LiteLLM's) holding a string says that string, in any dialect:
+texts compare without the wrapper, and an "Error:" marker inside it counts.
+
 Reasoning that only its provider can read (an openai-responses reasoning
 item's ``encrypted_content`` or ``rs_`` id, an Anthropic signature) cannot be
 carried into another provider's request (docs/conventions.md, "The Responses
@@ -71,6 +79,24 @@ def error_envelope(text: str) -> str | None:
     return None
 
 
+OUTPUT_WRAPPERS = ("output", "result", "content")
+
+
+def output_envelope(text: str) -> str | None:
+    """The text inside a ``{"output"|"result"|"content": "<text>"}`` content, else None."""
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, dict) and len(value) == 1:
+        ((key, inner),) = value.items()
+        if key in OUTPUT_WRAPPERS and isinstance(inner, str):
+            return inner
+    return None
+
+
 def read_result(text: str, flag: bool | None, dialect: str) -> tuple[bool, str]:
     """Whether a result failed, and its text for comparison (marker removed).
 
@@ -78,6 +104,8 @@ def read_result(text: str, flag: bool | None, dialect: str) -> tuple[bool, str]:
     when the payload said nothing; dialects without a flag use the marker.
     """
     inner = error_envelope(text)
+    if inner is None:
+        text = unwrapped(text)
     if flag is not None:
         failed = flag
     else:
@@ -87,6 +115,12 @@ def read_result(text: str, flag: bool | None, dialect: str) -> tuple[bool, str]:
     # Like the Error: marker, the envelope is ignored when texts are compared,
     # flagged or not (a converter that reads it back may keep its text as is).
     return failed, strip_error_mark(inner if inner is not None else text)
+
+
+def unwrapped(text: str) -> str:
+    """``text`` without an output wrapper (``output_envelope``)."""
+    inner = output_envelope(text)
+    return text if inner is None else inner
 
 
 # Gemini (docs/conventions.md, "Gemini ids and thought signatures"): a call

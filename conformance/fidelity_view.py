@@ -14,7 +14,12 @@ from dataclasses import dataclass
 
 from toolwire.conformance.catalogue import OPENAI_FAMILY
 from toolwire.conformance.context import PayloadUnderTest
-from toolwire.conformance.conventions import error_envelope, read_result, strip_error_mark
+from toolwire.conformance.conventions import (
+    error_envelope,
+    output_envelope,
+    read_result,
+    strip_error_mark,
+)
 from toolwire.conformance.memo import by_identity
 from toolwire.conformance.paths import call_paths, response_block_path, result_paths, turn_path
 from toolwire.conformance.semantic import SemMessage, semantic_conversation, semantic_message
@@ -111,8 +116,9 @@ def _result_refs(payload: PayloadUnderTest) -> tuple[ResultRef, ...]:
         pieces = [block.text for block in result.content if isinstance(block, TextBlock)]
         # openai-chat has no flag: docs/conventions.md reads an "Error:" prefix.
         is_error, text = read_result("".join(pieces), result.is_error, payload.dialect)
-        if pieces and error_envelope("".join(pieces)) is not None:
-            pieces = [text]  # {"error": "<text>"} says <text>, failed
+        joined = "".join(pieces)
+        if pieces and (error_envelope(joined) is not None or output_envelope(joined) is not None):
+            pieces = [text]  # {"error": "<text>"} says <text>, failed; {"output": ...} likewise
         elif pieces:
             pieces[0] = strip_error_mark(pieces[0])
         refs.append(ResultRef(result, path, is_error, tuple(pieces)))
