@@ -21,11 +21,13 @@ openai family that has no flag, when its content starts with ``Error:``
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from toolwire.conformance.context import PayloadUnderTest
 from toolwire.conformance.conventions import result_is_error_by_convention
+from toolwire.conformance.fidelity_arguments import json_equal
 from toolwire.conformance.fidelity_view import (
     ResultRef,
     first_difference,
@@ -41,7 +43,7 @@ from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.memo import by_identity
 from toolwire.conformance.semantic import SemMessage, SemText, result_text
 from toolwire.conformance.text import same_text
-from toolwire.harness.model import ANTHROPIC_MESSAGES
+from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,7 +128,8 @@ def check_text(
     if not same_text(source_system, output_system):
         found.append(_text_finding("the system prompt", system_path, source_system, output_system))
     found.extend(_compare_messages(source_said, output_said))
-    found.extend(_compare_results(source_results, output_results, id_mapping))
+    objects = GEMINI in (source.dialect, output.dialect)
+    found.extend(_compare_results(source_results, output_results, id_mapping, objects))
     return found
 
 
@@ -174,8 +177,15 @@ def _compare_messages(source: Sequence[_Said], output: Sequence[_Said]) -> list[
 
 
 def _compare_results(
-    source: Sequence[ResultRef], output: Sequence[ResultRef], id_mapping: Mapping[str, str] | None
+    source: Sequence[ResultRef],
+    output: Sequence[ResultRef],
+    id_mapping: Mapping[str, str] | None,
+    objects: bool = False,
 ) -> list[Finding]:
+    """``objects``: one side is Gemini, whose results are JSON objects
+    (FunctionResponse.response, https://ai.google.dev/api/caching#FunctionResponse):
+    a result that is JSON text travels as the object it says, re-serialised,
+    so JSON-equal texts are the same result."""
     pairs = pair_up(
         [r.result.call_id for r in source], [r.result.call_id for r in output], id_mapping
     )
@@ -187,10 +197,22 @@ def _compare_results(
             # whitespace at the start of a failed result's text cannot be told
             # from the marker's own: " x" flagged and "Error:  x" say the same.
             expected, actual = _lstrip_first(expected), _lstrip_first(actual)
-        if not same_text(expected, actual):
+        if not same_text(expected, actual) and not (
+            objects and _same_json("".join(expected), "".join(actual))
+        ):
             what = f"the result for {output[j].result.call_id!r}"
             found.append(_text_finding(what, output[j].path, tuple(expected), tuple(actual)))
     return found
+
+
+def _same_json(left: str, right: str) -> bool:
+    """Whether two texts are the same JSON object (or array)."""
+    if not left.lstrip().startswith(("{", "[")) or not right.lstrip().startswith(("{", "[")):
+        return False
+    try:
+        return json_equal(json.loads(left), json.loads(right))
+    except (ValueError, RecursionError):
+        return False
 
 
 def _lstrip_first(pieces: Sequence[str]) -> list[str]:
@@ -260,6 +282,10 @@ def check_error_flag(
         how = (
             "is_error: true"
             if output.dialect == "anthropic-messages"
+            # Gemini's documented form: the response "can have an "error" key"
+            # (https://ai.google.dev/api/caching#FunctionResponse)
+            else "a response {\"error\": ...} or content starting 'Error:'"
+            if output.dialect == GEMINI
             else "content starting 'Error:'"
         )
         change = (

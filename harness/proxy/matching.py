@@ -270,9 +270,11 @@ def _add(
             run.setdefault("calls", []).append({**call, "arguments": block.arguments})
         elif isinstance(block, ToolResult):
             # docs/conventions.md: an "Error:" marker and an is_error flag say the same
-            text = strip_error_mark(_text_of(block.content))
+            value = _result_value(strip_error_mark(_text_of(block.content)))
+            if isinstance(value, str):  # the marker may sit inside a wrapper too
+                value = strip_error_mark(value)
             answered = ordinals.result(block.call_id, block.name)
-            result = {"for": answered, "text": _result_value(text)}
+            result = {"for": answered, "text": value}
             run.setdefault("results", []).append(result)
         elif isinstance(block, OpaqueBlock):
             run.setdefault("opaque", []).append(block.type)

@@ -90,3 +90,18 @@ def test_a_json_result_keeps_its_fields() -> None:
         _openai(source), _gemini({"temperature": "18 C"})
     )
     assert "fidelity.text" in conversion_codes(_openai(source), _gemini({"content": "18 C"}))
+
+
+def test_a_json_result_re_serialised_as_a_gemini_object_keeps_its_text() -> None:
+    """Gemini carries a result as an object: JSON text arrives re-serialised."""
+    source = json.dumps({"bucket": "acme", "count": 21, "ok": True})
+    assert "fidelity.text" not in conversion_codes(
+        _openai(source), _gemini({"bucket": "acme", "count": 21, "ok": True})
+    )
+    # a changed value, or a boolean turned number, is still a change
+    assert "fidelity.text" in conversion_codes(
+        _openai(source), _gemini({"bucket": "acme", "count": 12, "ok": True})
+    )
+    assert "fidelity.text" in conversion_codes(
+        _openai(source), _gemini({"bucket": "acme", "count": 21, "ok": 1})
+    )
