@@ -271,8 +271,6 @@ def _add(
         elif isinstance(block, ToolResult):
             # docs/conventions.md: an "Error:" marker and an is_error flag say the same
             value = _result_value(strip_error_mark(_text_of(block.content)))
-            if isinstance(value, str):  # the marker may sit inside a wrapper too
-                value = strip_error_mark(value)
             answered = ordinals.result(block.call_id, block.name)
             result = {"for": answered, "text": value}
             run.setdefault("results", []).append(result)
@@ -294,7 +292,7 @@ def _result_value(text: str) -> Any:
         if isinstance(value, dict) and len(value) == 1:
             (inner,) = value.values()
             if isinstance(inner, str):
-                text = _unfolded(inner)
+                text = strip_error_mark(_unfolded(inner))  # a marker inside the wrapper
                 continue
         return value
     return text

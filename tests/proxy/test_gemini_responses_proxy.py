@@ -155,3 +155,34 @@ def test_secrets_leave_paths_and_headers() -> None:
     assert without_secrets("/v1/chat/completions?x=1") == "/v1/chat/completions?x=1"
     headers = redacted_headers((("x-goog-api-key", "s3"), ("Authorization", "Bearer s3")))
     assert headers == (("x-goog-api-key", REDACTED), ("Authorization", REDACTED))
+
+
+def _gemini_result(response: dict[str, object]) -> dict[str, object]:
+    return {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Fetch it."}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "fetch", "args": {}}}]},
+            {
+                "role": "user",
+                "parts": [{"functionResponse": {"name": "fetch", "response": response}}],
+            },
+        ]
+    }
+
+
+def test_a_result_matches_whatever_wrapper_and_serialisation_carries_it() -> None:
+    """Converters wrap a text result in any key and re-serialise JSON: the
+    matcher compares what the result says (the rules judge the form)."""
+    matcher = Matcher("conversation", "gemini")
+    path = "/v1beta/models/m:generateContent"
+    keys = [
+        matcher.key("POST", path, _gemini_result(response)).value
+        for response in (
+            {"output": 'Error: {"code": 7, "ok": false}'},
+            {"result": '{"code":7,"ok":false}'},
+            {"content": 'Error: {"code": 7,\n "ok": false}'},
+        )
+    ]
+    assert keys[0] == keys[1] == keys[2]
+    changed = matcher.key("POST", path, _gemini_result({"content": '{"code": 8, "ok": false}'}))
+    assert changed.value != keys[0]
