@@ -198,6 +198,33 @@ PROXIES = (
         config="claude-code-router.json",
         config_target=".claude-code-router/config.json",
     ),
+    Proxy(
+        # The same installation, through its Gemini transformer, which posts to
+        # new URL(`./${model}:generateContent`, api_base_url) (or
+        # :streamGenerateContent?alt=sse) with the key in x-goog-api-key.
+        name="claude-code-router-gemini",
+        installer="npm",
+        package="@musistudio/claude-code-router@2.0.0",
+        distribution="@musistudio/claude-code-router",
+        venv="claude-code-router",
+        runs=(
+            Run(
+                "proxy-claude-code-router-gemini",
+                "claude-code-router-gemini",
+                "anthropic-messages",
+                "gemini",
+            ),
+        ),
+        program=(
+            "node",
+            "{venv}/node_modules/@musistudio/claude-code-router/dist/cli.js",
+            "start",
+        ),
+        env={"TOOLWIRE_PORT": "{port}", "TOOLWIRE_UPSTREAM": "{upstream_url}"},
+        ready="/health",
+        config="claude-code-router-gemini.json",
+        config_target=".claude-code-router/config.json",
+    ),
 )
 
 

@@ -50,7 +50,13 @@ def _started(proxy: Proxy, work: Path) -> tuple[dict[str, str], list[str]]:
 
 
 def test_the_three_proxies_and_their_runs() -> None:
-    assert NAMES == ["litellm", "litellm-gemini", "claude-code-proxy", "claude-code-router"]
+    assert NAMES == [
+        "litellm",
+        "litellm-gemini",
+        "claude-code-proxy",
+        "claude-code-router",
+        "claude-code-router-gemini",
+    ]
     reports = [run.report for proxy in PROXIES for run in proxy.runs]
     assert reports == [
         "proxy-litellm",
@@ -59,6 +65,7 @@ def test_the_three_proxies_and_their_runs() -> None:
         "proxy-litellm-gemini-messages",
         "proxy-claude-code-proxy",
         "proxy-claude-code-router",
+        "proxy-claude-code-router-gemini",
     ]
     assert all(report.startswith("proxy-") for report in reports)
     # every release is pinned, so a report names what it tested
@@ -169,7 +176,27 @@ def test_claude_code_router_reads_a_private_config_bound_to_loopback(tmp_path: P
     assert model in document["Providers"][0]["models"]
 
 
-@pytest.mark.parametrize("name", ["litellm", "claude-code-proxy"])
+def test_claude_code_router_gemini_uses_its_gemini_transformer(tmp_path: Path) -> None:
+    proxy = _proxy("claude-code-router-gemini")
+    assert proxy.install_name == "claude-code-router"
+    assert proxy.package == _proxy("claude-code-router").package
+    config = write_config(proxy, tmp_path)
+    assert config == tmp_path / ".claude-code-router" / "config.json"
+    env, argv = _started(proxy, tmp_path)
+    assert argv[0] == "node" and argv[-1] == "start"
+    document = _ccr_interpolated(json.loads(config.read_text(encoding="utf-8")), env)
+    assert isinstance(document, dict)
+    assert document["HOST"] == "127.0.0.1"
+    assert "APIKEY" not in document
+    (provider,) = document["Providers"]
+    # its transformer posts to new URL(`./${model}:generateContent`, api_base_url)
+    assert provider["api_base_url"] == f"{UPSTREAM}/v1beta/models/"
+    assert provider["transformer"] == {"use": ["gemini"]}
+    assert document["Router"]["default"] == f"{provider['name']},{provider['models'][0]}"
+    assert {run.back for run in proxy.runs} == {"gemini"}
+
+
+@pytest.mark.parametrize("name", ["litellm", "litellm-gemini", "claude-code-proxy"])
 def test_litellm_stays_offline(name: str, tmp_path: Path) -> None:
     env, _ = _started(_proxy(name), tmp_path)
     assert env["LITELLM_LOCAL_MODEL_COST_MAP"] == "True"  # no cost map download
