@@ -105,6 +105,10 @@ def read_result(text: str, flag: bool | None, dialect: str) -> tuple[bool, str]:
     when the payload said nothing; dialects without a flag use the marker.
     """
     inner = error_envelope(text)
+    if inner is None:
+        # An output envelope says its text: {"result": "x"} and "x" say the
+        # same, and an Error: marker inside it is the marker.
+        text = unwrapped(text)
     if flag is not None:
         failed = flag
     else:
@@ -112,11 +116,14 @@ def read_result(text: str, flag: bool | None, dialect: str) -> tuple[bool, str]:
             inner is not None or result_is_error_by_convention(text)
         )
     # Like the Error: marker, the envelope is ignored when texts are compared,
-    # flagged or not (a converter that reads it back may keep its text as is);
-    # so is an output envelope: {"result": "x"} and "x" say the same.
-    if inner is None:
-        inner = output_envelope(text)
+    # flagged or not (a converter that reads it back may keep its text as is).
     return failed, strip_error_mark(inner if inner is not None else text)
+
+
+def unwrapped(text: str) -> str:
+    """``text`` without an output envelope (``output_envelope``)."""
+    inner = output_envelope(text)
+    return text if inner is None else inner
 
 
 # Gemini (docs/conventions.md, "Gemini ids and thought signatures"): a call

@@ -6,9 +6,12 @@ The spec names where the proxy listens and, in its query, what it speaks:
 
 ``front`` is the dialect clients send it (default ``anthropic-messages``),
 ``back`` the dialect it sends upstream (default ``openai-chat``). Other keys:
-``path`` (the front endpoint; default ``/v1/messages`` or
-``/v1/chat/completions``), ``match`` (``conversation``, the default, or
-``strict``: how the replay upstream recognises a forwarded request),
+``path`` (the front endpoint; default ``/v1/messages``, ``/v1/responses``,
+``/v1/chat/completions``, or for a ``gemini`` front the prefix ``/v1beta``
+below which each request goes to ``/models/{model}:generateContent`` or
+``:streamGenerateContent?alt=sse``, as its recorded URL says), ``match``
+(``conversation``, the default, or ``strict``: how the replay upstream
+recognises a forwarded request),
 ``timeout`` (seconds per request, default 30, capped by the case timeout),
 ``upstream_port`` (a fixed port for the replay upstream, needed when the
 proxy was started by hand), ``ready`` (a path polled until it answers when
@@ -34,14 +37,22 @@ from urllib.parse import parse_qsl, urlsplit
 
 from toolwire.harness import json_text
 from toolwire.harness.corpus.case import Interaction
+from toolwire.harness.corpus.record_gemini import API_KEY_HEADER, gemini_endpoint, sent_body
 from toolwire.harness.engine.exchange import ExchangeRecord
-from toolwire.harness.engine.payloads import events_to_wire
+from toolwire.harness.engine.payloads import events_to_wire, with_url_model
 from toolwire.harness.errors import AdapterLoadError, ToolwireError
-from toolwire.harness.model import ANTHROPIC_MESSAGES, DIALECTS, OPENAI_CHAT, PayloadKind
+from toolwire.harness.model import (
+    ANTHROPIC_MESSAGES,
+    DIALECTS,
+    GEMINI,
+    OPENAI_CHAT,
+    OPENAI_RESPONSES,
+    PayloadKind,
+)
 from toolwire.harness.proxy.client import ProxyAnswer, post_json
-from toolwire.harness.proxy.matching import MATCH_MODES, Matcher, MatchMode
+from toolwire.harness.proxy.matching import MATCH_MODES, Matcher, MatchMode, stream_choice
 from toolwire.harness.proxy.process import HOST, ProxyProcess, command_words, free_port
-from toolwire.harness.proxy.replay import ReceivedRequest, ReplayUpstream
+from toolwire.harness.proxy.replay import ReceivedRequest, ReplayUpstream, path_of
 from toolwire.harness.sse import parse_sse
 
 QUERY_KEYS = (
@@ -65,6 +76,14 @@ EXIT_WAIT = 0.5
 DUMMY_KEY = "toolwire-replay-key"
 # Names a file that keeps the output of a proxy started by --proxy-cmd.
 KEEP_LOG_VARIABLE = "TOOLWIRE_PROXY_LOG"
+# The front endpoint of each dialect (Gemini's: the prefix of its method paths).
+DEFAULT_PATHS = {
+    ANTHROPIC_MESSAGES: "/v1/messages",
+    OPENAI_RESPONSES: "/v1/responses",
+    GEMINI: "/v1beta",
+}
+# A Gemini request that names no model in its recorded URL goes to this one.
+GEMINI_FALLBACK_MODEL = "gemini-2.5-flash"
 
 
 class ProxyUsageError(ToolwireError):
@@ -95,10 +114,7 @@ class HttpProxyAdapter:
         self.extra_headers = self._extra_headers(parts.query)
         self.front = self._dialect(options, "front", ANTHROPIC_MESSAGES)
         self.back = self._dialect(options, "back", OPENAI_CHAT)
-        default_path = (
-            "/v1/messages" if self.front == ANTHROPIC_MESSAGES else "/v1/chat/completions"
-        )
-        self.path = options.get("path", default_path)
+        self.path = options.get("path", DEFAULT_PATHS.get(self.front, "/v1/chat/completions"))
         self.match: MatchMode = self._match(options.get("match", "conversation"))
         self.request_timeout = self._number(options, "timeout", DEFAULT_TIMEOUT)
         upstream = options.get("upstream_port")
@@ -191,11 +207,14 @@ class HttpProxyAdapter:
         upstream: Sequence[Interaction],
         timeout: float,
         position: int | None = None,
+        uri: str | None = None,
     ) -> ExchangeRecord:
         """Send ``request`` through the proxy while the replay answers from
         ``upstream``; a forwarded request that matches no recording is answered
         with recording ``position`` when it is the same kind of call, so that
-        the proxy's answer is judged too (docs/proxies.md, "Matching")."""
+        the proxy's answer is judged too (docs/proxies.md, "Matching").
+        ``uri`` is where the case's request was recorded: a Gemini front takes
+        the model and the stream choice from it."""
         with self._lock:  # one cassette at a time: exchanges never overlap
             if self._replay is None:
                 self.start()
@@ -209,22 +228,40 @@ class HttpProxyAdapter:
                 self._serving = upstream
             self._replay.answer_by_position(position)
             before = len(self._replay.received())
+            path, body, stream = self._front_call(request, uri)
             answer = post_json(
                 HOST,
                 self.port,
-                self.path,
-                request,
-                self._headers(request),
+                path,
+                body,
+                self._headers(stream),
                 min(timeout, self.request_timeout),
             )
             received = self._replay.received()[before:]
-        return _record(answer, received, self._exit_note() if answer.failure else "")
+        note = self._exit_note() if answer.failure else ""
+        return _record(answer, received, note, self.back)
 
-    def _headers(self, request: Any) -> dict[str, str]:
-        stream = isinstance(request, dict) and request.get("stream") is True
+    def _front_call(self, request: Any, uri: str | None) -> tuple[str, Any, bool]:
+        """Where the case's request goes, its body, and whether it streams.
+        A Gemini call names its model and stream choice in the path (the
+        recorded URL's), so toolwire's ``model`` key leaves the body."""
+        if self.front != GEMINI:
+            stream = isinstance(request, dict) and request.get("stream") is True
+            return self.path, request, stream
+        recorded = path_of(uri) if uri else ""
+        streams = stream_choice(GEMINI, recorded, None) is not False
+        model = request.get("model") if isinstance(request, dict) else None
+        if not isinstance(model, str) or not model:
+            model = GEMINI_FALLBACK_MODEL
+        body = sent_body(request) if isinstance(request, dict) else request
+        return gemini_endpoint(self.path, model.removeprefix("models/"), streams), body, streams
+
+    def _headers(self, stream: bool) -> dict[str, str]:
         headers = {"Accept": "text/event-stream" if stream else "application/json"}
         if self.front == ANTHROPIC_MESSAGES:
             headers.update({"anthropic-version": "2023-06-01", "x-api-key": DUMMY_KEY})
+        elif self.front == GEMINI:
+            headers[API_KEY_HEADER] = DUMMY_KEY
         else:
             headers["Authorization"] = f"Bearer {DUMMY_KEY}"
         for name, template in self.extra_headers:  # the user's win over the defaults
@@ -327,7 +364,9 @@ class HttpProxyAdapter:
         return int(text)
 
 
-def _record(answer: ProxyAnswer, received: Sequence[ReceivedRequest], note: str) -> ExchangeRecord:
+def _record(
+    answer: ProxyAnswer, received: Sequence[ReceivedRequest], note: str, back: str
+) -> ExchangeRecord:
     served = next((r.matched for r in received if r.matched is not None), None)
     misses = [r.miss for r in received if r.miss is not None]
     mismatch = misses[0] if misses and served is None else None
@@ -345,7 +384,7 @@ def _record(answer: ProxyAnswer, received: Sequence[ReceivedRequest], note: str)
     # toolwire gave up on it), and judging it would blame this case for it.
     received = sorted(received, key=lambda r: r.matched is None)
     return ExchangeRecord(
-        forwarded=tuple(r.body_or_text for r in received),
+        forwarded=tuple(_forwarded(r, back) for r in received),
         served=served,
         by_position=by_position,
         mismatch=mismatch,
@@ -355,6 +394,13 @@ def _record(answer: ProxyAnswer, received: Sequence[ReceivedRequest], note: str)
         content_type=answer.content_type,
         failure=failure,
     )
+
+
+def _forwarded(received: ReceivedRequest, back: str) -> Any:
+    """A forwarded body as the request leg reads it: a Gemini body gets the
+    model its path names, as the case's twin does (``with_url_model``)."""
+    body = received.body_or_text
+    return with_url_model(body, received.path) if back == GEMINI else body
 
 
 def _downstream(answer: ProxyAnswer, kind: PayloadKind) -> Any:

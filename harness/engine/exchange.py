@@ -28,7 +28,9 @@ An ``exchange`` that accepts a ``position`` keyword is told the interaction
 the case is at (0-based): the http:// adapter's upstream then answers a
 request it did not recognise with that recording, when it is the same kind
 of call, so the response leg is judged although the request leg failed
-(``ExchangeRecord.by_position``).
+(``ExchangeRecord.by_position``). One that accepts ``uri`` is given the URL
+the case's request was recorded at (where Gemini names the model and whether
+it streams).
 """
 
 from __future__ import annotations
@@ -160,12 +162,15 @@ def _exchange_one(
     remaining = max(deadline - time.monotonic(), 0.01)
     request = copy.deepcopy(source.raw)
 
+    told: dict[str, Any] = {}
+    if positioned:
+        told["position"] = source.interaction
+    if _accepts_keyword(proxy.exchange, "uri"):
+        # A Gemini request's model and stream choice are in its URL, not its body.
+        told["uri"] = case.interactions[source.interaction].uri
+
     def exchange() -> ExchangeRecord:
-        if positioned:
-            return proxy.exchange(  # type: ignore[call-arg]
-                request, twin.interactions, remaining, position=source.interaction
-            )
-        return proxy.exchange(request, twin.interactions, remaining)
+        return proxy.exchange(request, twin.interactions, remaining, **told)
 
     heard = _Heard(options, proxy, request_where, number, source.raw)
     try:

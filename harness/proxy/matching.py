@@ -21,17 +21,31 @@ Two matchers (docs/proxies.md "Matching"):
   with newlines removed (converters join blocks with "", "\\n" or "\\n\\n"),
   its tool calls (name and parsed arguments) in order, its results (text)
   by the call they answer; the tool names offered; whether a stream was
-  asked. Ids become ordinals (call 1, call 2), so pairing still counts.
+  asked. Ids become ordinals (call 1, call 2), so pairing still counts; a
+  call without an id (Gemini's may have none) gets the next ordinal, and a
+  result without one answers the oldest unanswered call of its name, as
+  Gemini pairs them. Reasoning is left out toward the dialects that carry it
+  signed or encrypted (``SIGNED_REASONING``): Gemini's ``thoughtSignature``
+  (https://ai.google.dev/gemini-api/docs/thought-signatures), Anthropic's
+  thinking ``signature``, a Responses reasoning item's
+  ``encrypted_content``, which a converter from another provider cannot
+  have; the reasoning rules judge what was sent. Toward the chat dialects
+  reasoning is plain text (DeepSeek's ``reasoning_content`` must come back)
+  and stays in the key.
   Model, sampling and token parameters, ids, argument spacing, how content
   was carried (string or parts), error flags, message boundaries, the order
   of results and where text sits between calls are left to the rules, which
   judge them with precise codes. A result's leading ``Error:`` marker is
-  ignored, as docs/conventions.md says. Reasoning is left out of the key
-  when the proxy's front or back (not both) is openai-responses: requests
+  ignored, as docs/conventions.md says. Reasoning is also left out of the
+  key when the proxy's front or back (not both) is openai-responses: requests
   across the Responses API carry none (docs/conventions.md). Paths compare
   from after their last version segment (``/v1/chat/completions`` equals
   DeepSeek's ``/chat/completions`` and z.ai's ``/api/paas/v4/chat/completions``);
-  the query is ignored.
+  the query is ignored. Gemini names the model and the stream choice in
+  the path (``/v1beta/models/{model}:generateContent``, or
+  ``:streamGenerateContent?alt=sse``): its endpoint is
+  ``/models/*:generateContent`` whatever the model, and whether it streams
+  is read from the path (``stream_choice``), never from the body.
 """
 
 from __future__ import annotations
@@ -41,12 +55,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from toolwire.conformance.conventions import strip_error_mark
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.model import (
+    ANTHROPIC_MESSAGES,
+    GEMINI,
     OPENAI_RESPONSES,
     Block,
     OpaqueBlock,
@@ -97,7 +113,10 @@ class Matcher:
                 "method": method.upper(),
                 "path": endpoint_of(path),
                 "conversation": conversation_key(
-                    self.dialect, body, reasoning=not _across_responses(self.front, self.dialect)
+                    self.dialect,
+                    body,
+                    path,
+                    reasoning=not _across_responses(self.front, self.dialect),
                 ),
             }
         )
@@ -160,16 +179,44 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
-# A version segment (``/v1/``, z.ai's ``/api/paas/v4/``): paths compare from after the last one.
-_VERSION_SEGMENT = re.compile(r"/v[0-9]+/")
+# A version segment (``/v1/``, z.ai's ``/api/paas/v4/``, Gemini's ``/v1beta/``): paths
+# compare from after the last one.
+_VERSION_SEGMENT = re.compile(r"/v[0-9]+(?:(?:alpha|beta)[0-9]*)?/")
+
+
+# A Gemini method path: the model and the stream choice are in it.
+_GEMINI_METHOD = re.compile(r"/models/[^/:]+:(stream)?[gG]enerateContent$")
+GEMINI_ENDPOINT = "/models/*:generateContent"
+SIGNED_REASONING = frozenset((GEMINI, ANTHROPIC_MESSAGES, OPENAI_RESPONSES))
+# Gemini's stream without ``alt=sse`` is one JSON array, not an event stream
+# (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent).
+JSON_ARRAY_STREAM = "a JSON array (streamGenerateContent without alt=sse)"
 
 
 def endpoint_of(path: str) -> str:
     """``/v1/chat/completions``, ``/chat/completions`` and z.ai's
-    ``/api/paas/v4/chat/completions`` name the same endpoint."""
+    ``/api/paas/v4/chat/completions`` name the same endpoint; so do Gemini's
+    ``/v1beta/models/{any model}:generateContent`` and ``:streamGenerateContent``
+    (the stream choice is ``stream_choice``'s)."""
     route = urlsplit(path).path.rstrip("/") or "/"
+    if _GEMINI_METHOD.search(route):
+        return GEMINI_ENDPOINT
     markers = list(_VERSION_SEGMENT.finditer(route))
     return route[markers[-1].end() - 1 :] if markers else route
+
+
+def stream_choice(dialect: str, path: str, body_stream: bool | None) -> bool | str:
+    """Whether a request asks for a stream: Gemini says it in its path
+    (``:streamGenerateContent``, as an event stream with ``alt=sse``, else as
+    ``JSON_ARRAY_STREAM``), the other dialects in their body."""
+    if dialect != GEMINI:
+        return bool(body_stream)
+    parts = urlsplit(path)
+    found = _GEMINI_METHOD.search(parts.path.rstrip("/"))
+    if found is None or found.group(1) is None:
+        return False
+    sse = ("alt", "sse") in parse_qsl(parts.query, keep_blank_values=True)
+    return True if sse else JSON_ARRAY_STREAM
 
 
 # --- the conversation key ------------------------------------------------------
@@ -183,25 +230,27 @@ def _across_responses(front: str | None, back: str) -> bool:
     return front is not None and front != back and OPENAI_RESPONSES in (front, back)
 
 
-def conversation_key(dialect: str, body: Any, reasoning: bool = True) -> dict[str, Any]:
+def conversation_key(
+    dialect: str, body: Any, path: str = "", reasoning: bool = True
+) -> dict[str, Any]:
     if body is None:
         return {"unreadable": "the body is not JSON"}
     try:
         conversation = get_codec(dialect).parse_request(body)
     except ToolwireError as error:
         return {"unreadable": f"the {dialect} codec cannot read it: {error}"}
-    ordinals: dict[str, int] = {}
+    ordinals = _Ordinals()
     runs: list[dict[str, Any]] = []
     if conversation.system:
         _add(runs, "system", conversation.system, ordinals)
     for turn in conversation.turns:
-        blocks = [b for b in turn.blocks if reasoning or not isinstance(b, ThinkingBlock)]
-        _add(runs, _role_class(turn.role), blocks, ordinals)
+        keep_thinking = reasoning and dialect not in SIGNED_REASONING
+        _add(runs, _role_class(turn.role), turn.blocks, ordinals, keep_thinking)
     for run in runs:
         if "results" in run:
             run["results"].sort(key=lambda result: result["for"] or 0)
     return {
-        "stream": bool(conversation.stream),
+        "stream": stream_choice(dialect, path, conversation.stream),
         "tools": [tool.name for tool in conversation.tools or ()],
         "runs": runs,
     }
@@ -215,7 +264,11 @@ def _role_class(role: str) -> str:
 
 
 def _add(
-    runs: list[dict[str, Any]], role: str, blocks: Sequence[Block], ordinals: dict[str, int]
+    runs: list[dict[str, Any]],
+    role: str,
+    blocks: Sequence[Block],
+    ordinals: _Ordinals,
+    keep_thinking: bool = True,
 ) -> None:
     """Adds the blocks to the run of consecutive messages of ``role``."""
     if not runs or runs[-1]["role"] != role:
@@ -226,26 +279,77 @@ def _add(
             if block.text:
                 run["text"] = run.get("text", "") + _unfolded(block.text)
         elif isinstance(block, ThinkingBlock):
+            if not keep_thinking:
+                continue
             if block.redacted_data is not None:
                 run.setdefault("redacted_thinking", []).append(block.redacted_data)
             elif block.text:
                 run["thinking"] = run.get("thinking", "") + _unfolded(block.text)
         elif isinstance(block, ToolCall):
-            call = {"call": _ordinal(block.id, ordinals), "name": block.name}
+            call = {"call": ordinals.call(block.id, block.name), "name": block.name}
             run.setdefault("calls", []).append({**call, "arguments": block.arguments})
         elif isinstance(block, ToolResult):
             # docs/conventions.md: an "Error:" marker and an is_error flag say the same
-            text = strip_error_mark(_text_of(block.content))
-            result = {"for": _ordinal(block.call_id, ordinals), "text": text}
+            value = _result_value(strip_error_mark(_text_of(block.content)))
+            answered = ordinals.result(block.call_id, block.name)
+            result = {"for": answered, "text": value}
             run.setdefault("results", []).append(result)
         elif isinstance(block, OpaqueBlock):
             run.setdefault("opaque", []).append(block.type)
 
 
-def _ordinal(call_id: str | None, ordinals: dict[str, int]) -> int | None:
-    if call_id is None:
+def _result_value(text: str) -> Any:
+    """A result as its meaning: JSON text is its value, and a Gemini response
+    object of one string field (``{"output": ...}``, ``{"result": ...}``,
+    ``{"content": ...}``: Gemini takes any object, https://ai.google.dev/api/caching#FunctionResponse)
+    is that string's. Converters re-serialise and wrap results; the rules,
+    not the matcher, judge how."""
+    for _ in range(3):  # a wrapped JSON string holds JSON again, a few levels at most
+        try:
+            value = json.loads(text)
+        except ValueError:
+            return text
+        if isinstance(value, dict) and len(value) == 1:
+            (inner,) = value.values()
+            if isinstance(inner, str):
+                text = strip_error_mark(_unfolded(inner))  # a marker inside the wrapper
+                continue
+        return value
+    return text
+
+
+class _Ordinals:
+    """Call ids as ordinals (1, 2, ...), and which calls are still unanswered."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[str, int] = {}
+        self.count = 0
+        self.open: list[tuple[str | None, int]] = []  # (name, ordinal) of unanswered calls
+
+    def call(self, call_id: str | None, name: str | None) -> int:
+        if call_id is not None and call_id in self.by_id:
+            ordinal = self.by_id[call_id]
+        else:
+            self.count += 1
+            ordinal = self.count
+            if call_id is not None:
+                self.by_id[call_id] = ordinal
+        self.open.append((name, ordinal))
+        return ordinal
+
+    def result(self, call_id: str | None, name: str | None) -> int | None:
+        if call_id is not None:
+            if call_id not in self.by_id:  # an orphan: an ordinal of its own
+                self.count += 1
+                self.by_id[call_id] = self.count
+            ordinal = self.by_id[call_id]
+            self.open = [entry for entry in self.open if entry[1] != ordinal]
+            return ordinal
+        for index, (open_name, ordinal) in enumerate(self.open):
+            if name is None or open_name == name:
+                del self.open[index]
+                return ordinal
         return None
-    return ordinals.setdefault(call_id, len(ordinals) + 1)
 
 
 def _text_of(blocks: Sequence[Block]) -> str:
@@ -296,9 +400,11 @@ def position_refusal(
         return f"the {dialect} codec cannot read it ({error})"
     except Exception as error:  # a proxy's body is hostile input: never crash the server
         return f"the {dialect} codec cannot read it ({type(error).__name__})"
-    asked = bool(conversation.stream)
+    asked = stream_choice(dialect, path, conversation.stream)
     if asked != recorded_stream:
-        if asked:
+        if asked is True:
             return "it asks for a stream, the recording is a JSON answer"
+        if asked:
+            return f"it asks for a stream as {asked}, the recording is an event stream"
         return "it asks for a JSON answer, the recording is a stream"
     return None

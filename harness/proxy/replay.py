@@ -20,6 +20,10 @@ recorded request) is not read: it gets HTTP 413 and is recorded as a miss.
 
 The cassette can be swapped between cases (``serve``), so one server, and
 the one upstream URL a proxy was started with, lasts a whole run.
+
+Credentials never reach a record: a secret query parameter (Gemini's
+``key=``) is taken out of the path before anything else reads it, and the
+values of secret headers (``x-goog-api-key``, ``Authorization``) are replaced.
 """
 
 from __future__ import annotations
@@ -31,10 +35,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from toolwire.harness import json_text
 from toolwire.harness.corpus.case import Interaction
+from toolwire.harness.corpus.scrub import is_secret_header, is_secret_query_parameter
 from toolwire.harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.proxy.matching import (
@@ -233,6 +238,26 @@ def path_of(uri: str) -> str:
     return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
 
 
+REDACTED = "<redacted>"
+
+
+def without_secrets(path: str) -> str:
+    """The request line's path without secret query parameters (``key=``)."""
+    parts = urlsplit(path)
+    if not parts.query:
+        return path
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    kept = [(name, value) for name, value in pairs if not is_secret_query_parameter(name)]
+    if len(kept) == len(pairs):
+        return path
+    query = urlencode(kept, safe="/:")
+    return (parts.path or "/") + (f"?{query}" if query else "")
+
+
+def redacted_headers(headers: Sequence[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    return tuple((k, REDACTED if is_secret_header(k) else v) for k, v in headers)
+
+
 def _json_or_none(text: str | None) -> Any:
     if not text:
         return None
@@ -268,16 +293,17 @@ def _handler_for(upstream: ReplayUpstream) -> type[BaseHTTPRequestHandler]:
             self._handle()
 
         def _handle(self) -> None:
-            headers = tuple((k, v) for k, v in self.headers.items())
+            headers = redacted_headers(tuple(self.headers.items()))
+            path = without_secrets(self.path)
             try:
                 try:
                     raw = self._read_body()
                 except _TooLarge:
                     self.close_connection = True  # the rest of the body is never read
-                    refused = upstream._too_large(self.command, self.path, headers)
+                    refused = upstream._too_large(self.command, path, headers)
                     self._send_miss(refused, TOO_LARGE_STATUS)
                     return
-                recording, miss = upstream._answer_for(self.command, self.path, headers, raw)
+                recording, miss = upstream._answer_for(self.command, path, headers, raw)
                 if recording is None:
                     self._send_miss(miss or "no recording matches")
                 elif recording.is_stream():

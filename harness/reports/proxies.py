@@ -110,7 +110,7 @@ class ProxyRunner(Runner):
 
     def prepare(self, proxy: Proxy) -> str | None:
         """The installed version of ``proxy``, installing it first if needed."""
-        venv = VENVS / proxy.name
+        venv = VENVS / proxy.install_name
         stamp = venv / ".toolwire-installed"
         if proxy.installer == "npm" and shutil.which("node") is None:
             self.problems.update(
@@ -136,7 +136,7 @@ class ProxyRunner(Runner):
         with tempfile.TemporaryDirectory(prefix=f"toolwire-{proxy.name}-") as scratch:
             work = Path(scratch)
             config = write_config(proxy, work)
-            command = proxy_command(proxy, VENVS / proxy.name, work)
+            command = proxy_command(proxy, VENVS / proxy.install_name, work)
             check_loopback(proxy, command, config)
             spec = adapter_spec(proxy, run, version)
             toolwire = [

@@ -66,6 +66,12 @@ class Proxy:
     ready: str | None = None  # a path answering below 500 once it is up
     config: str | None = None  # a file of integration/ ...
     config_target: str = ""  # ... copied to this path under {work}
+    # The installation under .venv-integration/ when another proxy's is shared.
+    venv: str | None = None
+
+    @property
+    def install_name(self) -> str:
+        return self.venv or self.name
 
 
 PROXIES = (
@@ -98,6 +104,41 @@ PROXIES = (
         ready="/health/liveliness",
         config="litellm.yaml",
         config_target="litellm.yaml",
+    ),
+    Proxy(
+        # The same LiteLLM installation, configured toward a Gemini-shaped upstream.
+        name="litellm-gemini",
+        installer="pip",
+        package="litellm[proxy]==1.106.2",
+        distribution="litellm",
+        venv="litellm",
+        runs=(
+            Run("proxy-litellm-gemini-chat", "litellm-proxy-gemini", "openai-chat", "gemini"),
+            Run(
+                "proxy-litellm-gemini-messages",
+                "litellm-proxy-gemini-messages",
+                "anthropic-messages",
+                "gemini",
+            ),
+        ),
+        program=(
+            "{venv}/bin/litellm",
+            "--config",
+            "{work}/litellm-gemini.yaml",
+            "--host",
+            "{host}",
+            "--port",
+            "{port}",
+        ),
+        env={
+            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+            # LiteLLM appends /models/{model}:generateContent to the base
+            "TOOLWIRE_API_BASE": "{upstream_url}/v1beta",
+            "HF_HUB_OFFLINE": "1",
+        },
+        ready="/health/liveliness",
+        config="litellm-gemini.yaml",
+        config_target="litellm-gemini.yaml",
     ),
     Proxy(
         name="claude-code-proxy",
@@ -155,6 +196,33 @@ PROXIES = (
         env={"TOOLWIRE_PORT": "{port}", "TOOLWIRE_UPSTREAM": "{upstream_url}"},
         ready="/health",
         config="claude-code-router.json",
+        config_target=".claude-code-router/config.json",
+    ),
+    Proxy(
+        # The same installation, through its Gemini transformer, which posts to
+        # new URL(`./${model}:generateContent`, api_base_url) (or
+        # :streamGenerateContent?alt=sse) with the key in x-goog-api-key.
+        name="claude-code-router-gemini",
+        installer="npm",
+        package="@musistudio/claude-code-router@2.0.0",
+        distribution="@musistudio/claude-code-router",
+        venv="claude-code-router",
+        runs=(
+            Run(
+                "proxy-claude-code-router-gemini",
+                "claude-code-router-gemini",
+                "anthropic-messages",
+                "gemini",
+            ),
+        ),
+        program=(
+            "node",
+            "{venv}/node_modules/@musistudio/claude-code-router/dist/cli.js",
+            "start",
+        ),
+        env={"TOOLWIRE_PORT": "{port}", "TOOLWIRE_UPSTREAM": "{upstream_url}"},
+        ready="/health",
+        config="claude-code-router-gemini.json",
         config_target=".claude-code-router/config.json",
     ),
 )

@@ -50,13 +50,22 @@ def _started(proxy: Proxy, work: Path) -> tuple[dict[str, str], list[str]]:
 
 
 def test_the_three_proxies_and_their_runs() -> None:
-    assert NAMES == ["litellm", "claude-code-proxy", "claude-code-router"]
+    assert NAMES == [
+        "litellm",
+        "litellm-gemini",
+        "claude-code-proxy",
+        "claude-code-router",
+        "claude-code-router-gemini",
+    ]
     reports = [run.report for proxy in PROXIES for run in proxy.runs]
     assert reports == [
         "proxy-litellm",
         "proxy-litellm-chat",
+        "proxy-litellm-gemini-chat",
+        "proxy-litellm-gemini-messages",
         "proxy-claude-code-proxy",
         "proxy-claude-code-router",
+        "proxy-claude-code-router-gemini",
     ]
     assert all(report.startswith("proxy-") for report in reports)
     # every release is pinned, so a report names what it tested
@@ -81,7 +90,7 @@ def test_nothing_binds_every_interface(name: str, tmp_path: Path) -> None:
     assert "0.0.0.0" not in text
 
 
-@pytest.mark.parametrize("name", ["litellm", "claude-code-proxy"])
+@pytest.mark.parametrize("name", ["litellm", "litellm-gemini", "claude-code-proxy"])
 def test_python_proxies_bind_loopback_on_the_given_port(name: str, tmp_path: Path) -> None:
     _, argv = _started(_proxy(name), tmp_path)
     assert argv[argv.index("--host") + 1] == "127.0.0.1"
@@ -111,6 +120,27 @@ def test_litellm_config_points_every_model_at_the_replay_upstream(tmp_path: Path
     assert document["litellm_settings"]["use_chat_completions_url_for_anthropic_messages"] is True
     assert "master_key" not in document.get("general_settings", {})
     assert "database_url" not in document.get("general_settings", {})
+
+
+def test_litellm_gemini_shares_litellms_installation_and_calls_gemini_paths(
+    tmp_path: Path,
+) -> None:
+    proxy = _proxy("litellm-gemini")
+    assert proxy.install_name == "litellm" == _proxy("litellm").install_name
+    assert proxy.package == _proxy("litellm").package
+    config = write_config(proxy, tmp_path)
+    assert config == tmp_path / "litellm-gemini.yaml"
+    document = yaml.safe_load(config.read_text(encoding="utf-8"))
+    env, argv = _started(proxy, tmp_path)
+    assert argv[argv.index("--config") + 1] == str(config)
+    for model in document["model_list"]:
+        params = model["litellm_params"]
+        assert params["api_base"] == "os.environ/TOOLWIRE_API_BASE"
+        assert params["model"].startswith("gemini/")
+    # LiteLLM appends /models/{model}:generateContent to the base: Gemini's /v1beta
+    assert env["TOOLWIRE_API_BASE"] == f"{UPSTREAM}/v1beta"
+    assert {run.back for run in proxy.runs} == {"gemini"}
+    assert "master_key" not in document.get("general_settings", {})
 
 
 def _ccr_interpolated(value: object, env: dict[str, str]) -> object:
@@ -146,7 +176,27 @@ def test_claude_code_router_reads_a_private_config_bound_to_loopback(tmp_path: P
     assert model in document["Providers"][0]["models"]
 
 
-@pytest.mark.parametrize("name", ["litellm", "claude-code-proxy"])
+def test_claude_code_router_gemini_uses_its_gemini_transformer(tmp_path: Path) -> None:
+    proxy = _proxy("claude-code-router-gemini")
+    assert proxy.install_name == "claude-code-router"
+    assert proxy.package == _proxy("claude-code-router").package
+    config = write_config(proxy, tmp_path)
+    assert config == tmp_path / ".claude-code-router" / "config.json"
+    env, argv = _started(proxy, tmp_path)
+    assert argv[0] == "node" and argv[-1] == "start"
+    document = _ccr_interpolated(json.loads(config.read_text(encoding="utf-8")), env)
+    assert isinstance(document, dict)
+    assert document["HOST"] == "127.0.0.1"
+    assert "APIKEY" not in document
+    (provider,) = document["Providers"]
+    # its transformer posts to new URL(`./${model}:generateContent`, api_base_url)
+    assert provider["api_base_url"] == f"{UPSTREAM}/v1beta/models/"
+    assert provider["transformer"] == {"use": ["gemini"]}
+    assert document["Router"]["default"] == f"{provider['name']},{provider['models'][0]}"
+    assert {run.back for run in proxy.runs} == {"gemini"}
+
+
+@pytest.mark.parametrize("name", ["litellm", "litellm-gemini", "claude-code-proxy"])
 def test_litellm_stays_offline(name: str, tmp_path: Path) -> None:
     env, _ = _started(_proxy(name), tmp_path)
     assert env["LITELLM_LOCAL_MODEL_COST_MAP"] == "True"  # no cost map download

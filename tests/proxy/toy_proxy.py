@@ -20,7 +20,16 @@ the answer back -> front and returns it (event by event for streams). A
   in the JSON answer it returns;
 * ``flip-stream``: forwards a streamed request as a JSON one and the other way;
 * ``wrong-endpoint``: forwards to the endpoint of the other dialect;
-* ``die``: prints a last word and exits (status 3) on its first request.
+* ``die``: prints a last word and exits (status 3) on its first request;
+* ``gemini-stream-in-body``: toward Gemini, asks for a stream with
+  ``"stream": true`` in the body of a ``:generateContent`` call (Gemini reads
+  the stream choice from the method in the URL);
+* ``gemini-no-sse``: toward Gemini, streams with ``:streamGenerateContent``
+  but without ``alt=sse`` (Gemini then answers one JSON array).
+
+Toward Gemini it names the model and the stream choice in the path and
+passes its key as ``?key=`` (both as Gemini allows); from a Gemini front it
+reads them from the path.
 
 Run as a program for ``--proxy-cmd``:
 ``python -m tests.proxy.toy_proxy --upstream URL --port N [--front F --back B --fault X]``.
@@ -41,7 +50,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from toolwire.harness.adapters.reference import ReferenceAdapter
-from toolwire.harness.engine.payloads import events_to_wire, wire_to_events
+from toolwire.harness.engine.payloads import events_to_wire, wire_to_events, with_url_model
 from toolwire.harness.sse import parse_sse, render_sse
 
 FAULTS = (
@@ -60,12 +69,17 @@ FAULTS = (
     "flip-stream",
     "wrong-endpoint",
     "die",
+    "gemini-stream-in-body",
+    "gemini-no-sse",
 )
 UPSTREAM_PATHS = {
     "anthropic-messages": "/v1/messages",
     "openai-chat": "/v1/chat/completions",
     "deepseek-chat": "/chat/completions",
+    "openai-responses": "/v1/responses",
 }
+# What the toy sends as its Gemini key: a secret the replay must never record.
+GEMINI_KEY = "toy-secret-gemini-key"
 
 
 class ToyProxy:
@@ -106,16 +120,21 @@ class ToyProxy:
             return payload
         return ReferenceAdapter().convert(payload, kind, source, target)  # type: ignore[arg-type]
 
-    def forward(self, front_request: dict[str, Any]) -> tuple[int, str, str]:
+    def forward(self, front_request: dict[str, Any], stream: bool) -> tuple[int, str, str]:
         body = self.convert(front_request, "request", self.front, self.back)
         body = _apply_request_fault(body, self.fault)
-        path = UPSTREAM_PATHS[self.back]
+        if self.back == "gemini":
+            path = self._gemini_path(body, str(front_request.get("model") or "gemini-x"), stream)
+        else:
+            path = UPSTREAM_PATHS[self.back]
+            if stream and self.front == "gemini":
+                body["stream"] = True  # the Gemini front said it in its path
         if self.fault == "wrong-endpoint":
             path = "/v1/messages" if path != "/v1/messages" else "/v1/chat/completions"
         request = urllib.request.Request(
             self.upstream_url + path,
             data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
+            headers={"Content-Type": "application/json", **self._key_header()},
             method="POST",
         )
         try:
@@ -123,6 +142,20 @@ class ToyProxy:
                 return answer.status, answer.headers.get("Content-Type", ""), answer.read().decode()
         except urllib.error.HTTPError as error:
             return error.code, error.headers.get("Content-Type", ""), error.read().decode()
+
+    def _key_header(self) -> dict[str, str]:
+        return {"x-goog-api-key": GEMINI_KEY} if self.back == "gemini" else {}
+
+    def _gemini_path(self, body: dict[str, Any], model: str, stream: bool) -> str:
+        for key in ("model", "stream"):
+            body.pop(key, None)
+        if self.fault == "gemini-stream-in-body" and stream:
+            body["stream"] = True
+            return f"/v1beta/models/{model}:generateContent?key={GEMINI_KEY}"
+        if not stream:
+            return f"/v1beta/models/{model}:generateContent?key={GEMINI_KEY}"
+        sse = "" if self.fault == "gemini-no-sse" else "&alt=sse"
+        return f"/v1beta/models/{model}:streamGenerateContent?key={GEMINI_KEY}{sse}"
 
 
 def _apply_request_fault(body: dict[str, Any], fault: str | None) -> dict[str, Any]:
@@ -185,6 +218,10 @@ def _handler(proxy: ToyProxy) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             front_request = json.loads(self.rfile.read(length))
+            stream = front_request.get("stream") is True
+            if proxy.front == "gemini":  # the model and the stream choice are in the path
+                front_request = with_url_model(front_request, self.path)
+                stream = ":streamGenerateContent" in self.path
             fault = proxy.fault
             if fault == "die":
                 print("toy proxy: out of memory", flush=True)
@@ -199,7 +236,7 @@ def _handler(proxy: ToyProxy) -> type[BaseHTTPRequestHandler]:
                 )
                 self.close_connection = True
                 return
-            status, content_type, text = proxy.forward(front_request)
+            status, content_type, text = proxy.forward(front_request, stream)
             if fault == "status-500":
                 self._send(500, "application/json", '{"error": {"message": "boom"}}')
             elif not 200 <= status < 300:
