@@ -19,7 +19,7 @@ keywords or a negative flag it does not have.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -167,6 +167,12 @@ class IndexedCorpus(Corpus):
         self._entries = dict(sorted(by_id.items()))
         self._cases = {case.id: case for case in cases}
         self.loaded: list[str] = [case.id for case in cases]
+
+    @classmethod
+    def of_cases(cls, root: Path, cases: Iterable[Case]) -> IndexedCorpus:
+        """A corpus read whole already (nothing left to read on demand)."""
+        found = list(cases)
+        return cls(root, [CaseEntry.of(case) for case in found], found)
 
     @property
     def entries(self) -> tuple[CaseEntry, ...]:

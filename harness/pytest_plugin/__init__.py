@@ -123,7 +123,14 @@ class _Receiver:
         from toolwire.harness.pytest_plugin.state import record_from_json
 
         record = record_from_json(shipped)
-        self.config.stash.setdefault(_RECEIVED, {})[record.case_id] = record
+        received = self.config.stash.setdefault(_RECEIVED, {})
+        if not received and _setting(self.config, OPTION_REPORT_DIR) is not None:
+            # Import what results.json takes now, while the workers judge,
+            # not after the last of them ended.
+            from toolwire.harness.pytest_plugin.state import prepare_document
+
+            prepare_document()
+        received[record.case_id] = record
 
 
 @pytest.hookimpl(wrapper=True)

@@ -136,6 +136,13 @@ def _record_from_data(data: list[Any]) -> CaseRecord:
     return CaseRecord(index, case_id, tuple(features), tuple(map(_load, verdicts)), worker)
 
 
+def prepare_document() -> None:
+    """Import the modules ``Judged.document`` uses."""
+    import toolwire.harness.adapters.base
+    import toolwire.harness.engine.results
+    import toolwire.harness.engine.session  # noqa: F401
+
+
 def _broken(cases: int, verdicts: tuple[Verdict, ...]) -> str | None:
     """As ``toolwire run`` says it: every judged case errored."""
     from toolwire.harness.engine.verdicts import CONVERT
@@ -223,14 +230,20 @@ def read_setup(
     timeout: float | None,
     worker: str,
 ) -> Setup:
-    """Load what a session needs; a ToolwireError says what is wrong."""
+    """Load what a session needs; a ToolwireError says what is wrong.
+
+    A serial session reads every case file whole, as `toolwire run` does
+    (it judges them all). An xdist worker (``worker`` set) reads only the
+    index: each case is read whole when the worker judges it, so the two
+    workers do not both parse the whole corpus."""
     from toolwire.harness.adapters.loader import load_adapter
-    from toolwire.harness.corpus.index import read_index
-    from toolwire.harness.corpus.loader import bundled_corpus_root
+    from toolwire.harness.corpus.index import IndexedCorpus, read_index
+    from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
     from toolwire.harness.engine.baseline import load_baseline
     from toolwire.harness.engine.runner import DEFAULT_TIMEOUT, RunOptions
 
-    corpus = read_index(Path(corpus_path) if corpus_path else bundled_corpus_root())
+    root = Path(corpus_path) if corpus_path else bundled_corpus_root()
+    corpus = read_index(root) if worker else IndexedCorpus.of_cases(root, load_corpus(root))
     adapter = load_adapter(spec)
     entries = load_baseline(Path(baseline_path), corpus.ids) if baseline_path else []
     baseline: dict[str, list[BaselineEntry]] = {}
