@@ -1,12 +1,15 @@
 """What a pytest session knows of its toolwire run.
 
-``Setup`` is made at collection from the options: the corpus, the adapter,
-the baseline. Nothing is converted then: a case is judged when its item runs
+``Setup`` is made at collection from the options: the corpus (read whole in
+a serial session; an index of the cases' ``toolwire:`` blocks in an xdist
+worker, which reads a case whole when it judges it), the adapter, the
+baseline. Nothing is converted then: a case is judged when its item runs
 (``Setup.judge``), once, in the process that runs the item, so under xdist a
 worker judges only the cases of its own items.
 
 ``Judged`` is what the items produced: one ``CaseRecord`` per judged case.
-An xdist worker sends its records to the controller as JSON
+An xdist worker sends each record to the controller as JSON with its item's
+report (``record_to_json``), and its header facts when it ends
 (``Judged.to_json``); the controller merges them (``Judged.merge``) and alone
 writes ``results.json``, its verdicts in collection order: the document of a
 serial session.
