@@ -11,9 +11,16 @@ command in a fresh interpreter (best of the repeats, taken in turn):
    (hypothesis, syrupy, xdist...), which is what this checkout's developers
    pay: other plugins' start-up is theirs, not toolwire's.
 2. Wall time of `pytest -n 2` against `pytest -n 0` (pytest-xdist, plugin
-   alone plus xdist). Target: `-n 2` at least 1.6x faster. On a machine
-   whose cores are busy with other work no command gets two cores, so the
-   load average is printed beside the figures.
+   alone plus xdist), and the CPU of all their processes. Target: `-n 2`
+   at least 1.6x faster. On a machine whose cores are busy with other work
+   no command gets two cores, so the load average is printed beside the
+   figures, and
+3. the critical path of `-n 2` in CPU seconds, from each process's own
+   clock (benchmarks/xdist_probe.py): the controller until the workers run,
+   the slower worker (start-up and collection, then its items), the
+   controller after the last worker ended. Against the CPU of `-n 0` it
+   says what two idle cores would give, whatever the load now (process
+   start and messages between processes aside).
 
 Timings are printed, never asserted (docs/performance.md).
 """
@@ -31,13 +38,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from measure import Timing, repeat_end_to_end_alternating
+from measure import Timing, end_to_end, repeat_end_to_end_alternating
 
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
 
 TARGET_CPU_RATIO = 1.3
 TARGET_XDIST_SPEEDUP = 1.6
 BIN = Path(sys.executable).parent
+HERE = Path(__file__).resolve().parent
 ALONE = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
 
@@ -47,6 +55,65 @@ def _row(label: str, timing: Timing, note: str = "") -> str:
 
 def _load() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _probe_runs(
+    command: list[str], work: Path, tag: str, repeats: int
+) -> list[dict[str, dict[str, float]]]:
+    """Each process's CPU marks, for each of ``repeats`` runs of ``command``."""
+    runs = []
+    for run in range(repeats):
+        folder = work / f"probe-{tag}-{run}"
+        folder.mkdir()
+        path = os.pathsep.join(filter(None, (str(HERE), os.environ.get("PYTHONPATH"))))
+        env = {**ALONE, "TOOLWIRE_PROBE_DIR": str(folder), "PYTHONPATH": path}
+        end_to_end([*command, "-p", "xdist_probe"], work / "empty", env)
+        runs.append(
+            {p.stem.split("-")[0]: json.loads(p.read_text("utf-8")) for p in folder.iterdir()}
+        )
+    return runs
+
+
+def critical_path(marks: dict[str, dict[str, float]]) -> dict[str, float]:
+    """CPU seconds along the longest chain of one `-n N` session."""
+    controller = marks["main"]
+    workers = [m for name, m in marks.items() if name.startswith("gw")]
+    slowest = max(workers, key=lambda m: m["end"])
+    start = controller["sessionstart"]
+    tail = controller["end"] - controller.get("last_nodedown", controller["end"])
+    return {
+        "controller_start": start,
+        "worker_collection": slowest["collected"],
+        "worker_items": slowest["end"] - slowest["collected"],
+        "controller_during_run": controller["end"] - tail - start,
+        "controller_tail": tail,
+        "workers_cpu": sum(m["end"] for m in workers),
+        "critical_path": start + slowest["end"] + tail,
+    }
+
+
+def xdist_critical_path(
+    serial: list[str], parallel: list[str], work: Path, repeats: int
+) -> dict[str, Any]:
+    serial_cpu = min(r["main"]["end"] for r in _probe_runs(serial, work, "n0", repeats))
+    paths = [critical_path(r) for r in _probe_runs(parallel, work, "n2", repeats)]
+    best = min(paths, key=lambda p: p["critical_path"])
+    ratio = serial_cpu / best["critical_path"]
+    verdict = "meets" if ratio >= TARGET_XDIST_SPEEDUP else "MISSES"
+    print(f"\n3. CPU along the critical path of -n 2 (best of {repeats}; each process's own clock)")
+    print(f"  -n 0, its one process:                        {serial_cpu:6.3f} s")
+    print(f"  -n 2, controller until the workers run:       {best['controller_start']:6.3f} s")
+    print(f"        slower worker, start-up and collection: {best['worker_collection']:6.3f} s")
+    print(f"        slower worker, its items:               {best['worker_items']:6.3f} s")
+    print(f"        controller after the last worker ended: {best['controller_tail']:6.3f} s")
+    print(f"        critical path:                          {best['critical_path']:6.3f} s")
+    print(
+        f"        (beside it: the controller during the run {best['controller_during_run']:.3f} s,"
+    )
+    print(f"        both workers {best['workers_cpu']:.3f} s)")
+    target = f"{verdict} >= {TARGET_XDIST_SPEEDUP}x on two idle cores"
+    print(f"  -n 0 / critical path: {ratio:.2f}x ({target})")
+    return {"n0_cpu_s": serial_cpu, "n2": best, "speedup_critical_path": round(ratio, 3)}
 
 
 def bench(repeats: int, root: Path, work: Path) -> dict[str, Any]:
@@ -103,13 +170,20 @@ def bench(repeats: int, root: Path, work: Path) -> dict[str, Any]:
     verdict = "meets" if speedup >= TARGET_XDIST_SPEEDUP else "MISSES"
     print(_row("pytest -n 0", serial))
     print(_row("pytest -n 2", parallel, f"{speedup:.2f}x faster: {verdict} >= 1.6x"))
-    print(f"  load average at the end: {_load()}")
+    print(f"  (CPU of all processes: -n 2 takes {parallel.cpu / serial.cpu:.2f}x the CPU of -n 0)")
     figures["toolwire run"] = {"wall_s": run.wall, "cpu_s": run.cpu}
     figures["xdist"] = {
         "n0": {"wall_s": serial.wall, "cpu_s": serial.cpu},
         "n2": {"wall_s": parallel.wall, "cpu_s": parallel.cpu},
         "speedup_wall": round(speedup, 3),
     }
+    figures["critical_path"] = xdist_critical_path(
+        commands["pytest -n 0 (plugin and xdist)"][0],
+        commands["pytest -n 2 (plugin and xdist)"][0],
+        work,
+        repeats,
+    )
+    print(f"  load average at the end: {_load()}")
     figures["load_average_end"] = os.getloadavg()
     return figures
 

@@ -2,9 +2,33 @@
 
 ``run_case(case, adapter) -> list[Verdict]`` serves both the CLI and the
 pytest plugin. Pure: no pytest, no click.
+
+The names below are imported when first used: importing a submodule (say
+``engine.verdicts``, to read verdicts an xdist worker sent) then does not
+import the runner and every rule family with it.
 """
 
-from toolwire.harness.engine.runner import RunOptions, run_case
-from toolwire.harness.engine.verdicts import Outcome, Verdict
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolwire.harness.engine.runner import RunOptions, run_case
+    from toolwire.harness.engine.verdicts import Outcome, Verdict
 
 __all__ = ["Outcome", "RunOptions", "Verdict", "run_case"]
+
+_HOMES = {
+    "RunOptions": "runner",
+    "run_case": "runner",
+    "Outcome": "verdicts",
+    "Verdict": "verdicts",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)

@@ -8,8 +8,10 @@ The plugin costs nothing in sessions that do not use it: the engine is
 imported inside the hooks, only once an adapter is named. Collection reads
 the corpus and loads the adapter but converts nothing; each item judges its
 own case when it runs, so under xdist a worker judges only the cases of its
-own items, and the controller alone writes ``results.json`` from the
-verdicts the workers send it. docs/pytest-plugin.md.
+own items (collection reads only each case's ``toolwire:`` block; a case
+is read whole when its item runs), sends each case's verdicts with its
+item's report, and the controller alone writes ``results.json``.
+docs/pytest-plugin.md.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from toolwire.harness.pytest_plugin.items import (
 if TYPE_CHECKING:
     from collections.abc import Generator
 
-    from toolwire.harness.pytest_plugin.state import Judged, Setup
+    from toolwire.harness.pytest_plugin.state import CaseRecord, Judged, Setup
 
 __all__ = ["ToolwireCorpus", "ToolwireFailure", "ToolwireItem"]
 
@@ -40,9 +42,13 @@ OPTION_BASELINE = "toolwire_baseline"
 OPTION_REPORT_DIR = "toolwire_report_dir"
 OPTION_TIMEOUT = "toolwire_timeout"
 WORKER_OUTPUT = "toolwire_judged"
+# The attribute of an xdist worker's call report that carries its case's verdicts.
+REPORT_RECORD = "toolwire_record"
 _SETUP: pytest.StashKey[Setup] = pytest.StashKey()
 # The verdicts to report: this process's own, or (xdist controller) the workers'.
 _JUDGED: pytest.StashKey[Judged] = pytest.StashKey()
+# xdist controller: the records received with the workers' reports, by case id.
+_RECEIVED: pytest.StashKey[dict[str, CaseRecord]] = pytest.StashKey()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -98,6 +104,33 @@ def _setting(config: pytest.Config, name: str) -> Any:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "toolwire: a toolwire conformance case")
+    if _setting(config, OPTION_ADAPTER) is not None and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(_Receiver(config), "toolwire-receiver")
+
+
+class _Receiver:
+    """xdist controller: takes each case's verdicts off its item's report as
+    the report arrives, so nothing is left to decode when the workers end."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        shipped = report.__dict__.pop(REPORT_RECORD, None)
+        if shipped is None:
+            return  # a serial session's report, or no judged case
+        from toolwire.harness.pytest_plugin.state import record_from_json
+
+        record = record_from_json(shipped)
+        received = self.config.stash.setdefault(_RECEIVED, {})
+        if not received and _setting(self.config, OPTION_REPORT_DIR) is not None:
+            # Import what results.json takes now, while the workers judge,
+            # not after the last of them ended.
+            from toolwire.harness.pytest_plugin.state import prepare_document
+
+            prepare_document()
+        received[record.case_id] = record
 
 
 @pytest.hookimpl(wrapper=True)
@@ -150,10 +183,16 @@ def _setup(config: pytest.Config) -> Setup | None:
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    """A case's SHOULD verdicts, explained in a section of its call report."""
+    """A case's SHOULD verdicts, explained in a section of its call report;
+    from an xdist worker, the case's verdicts for the controller too."""
     report = yield
-    if call.when == "call" and isinstance(item, ToolwireItem) and item.should_text:
-        report.sections.append((SECTION_SHOULD, item.should_text))
+    if call.when == "call" and isinstance(item, ToolwireItem):
+        if item.should_text:
+            report.sections.append((SECTION_SHOULD, item.should_text))
+        if item.record is not None and hasattr(item.config, "workerinput"):
+            from toolwire.harness.pytest_plugin.state import record_to_json
+
+            setattr(report, REPORT_RECORD, json.dumps(record_to_json(item.record)))
     return report
 
 
@@ -181,7 +220,8 @@ def pytest_terminal_summary(
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: Any) -> None:
-    """xdist controller: merge the verdicts a worker sent."""
+    """xdist controller: a worker's header facts (adapter, corpus, start),
+    with the records its reports brought."""
     shipped = getattr(node, "workeroutput", {}).get(WORKER_OUTPUT)
     if not shipped:
         return
@@ -191,9 +231,10 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     config = node.config
     judged = config.stash.get(_JUDGED, None)
     if judged is None:
-        config.stash[_JUDGED] = received
+        judged = config.stash[_JUDGED] = received
     else:
         judged.merge(received)
+    judged.records.update(config.stash.get(_RECEIVED, {}))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -202,8 +243,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if judged is None:
         return
     if hasattr(config, "workerinput"):
-        # xdist workers never write files: they send their verdicts to the controller.
-        config.workeroutput[WORKER_OUTPUT] = judged.to_json()  # type: ignore[attr-defined]
+        # xdist workers never write files: their reports carried the verdicts
+        # to the controller; the header facts go with the worker's output.
+        config.workeroutput[WORKER_OUTPUT] = judged.to_json(records=False)  # type: ignore[attr-defined]
         return
     report_dir = _setting(config, OPTION_REPORT_DIR)
     if report_dir is None or not judged.records:

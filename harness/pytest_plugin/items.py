@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from toolwire.harness.corpus.case import Case
+    from toolwire.harness.corpus.index import CaseEntry
     from toolwire.harness.engine.verdicts import Verdict
-    from toolwire.harness.pytest_plugin.state import Setup
+    from toolwire.harness.pytest_plugin.state import CaseRecord, Setup
 
 # user_properties names (JUnit XML <property> elements)
 PROPERTY_SHOULD = "toolwire_should"
@@ -45,7 +45,7 @@ class ToolwireCorpus(pytest.Collector):
     def collect(self) -> Iterator[ToolwireItem]:
         adapter = self.toolwire.adapter.name
         index = 0
-        for case in self.toolwire.corpus:
+        for case in self.toolwire.corpus.entries:
             if case.is_negative:
                 continue  # broken inputs for `toolwire lint`: nothing to convert
             name = f"{case.id}[{adapter}]"
@@ -57,7 +57,7 @@ class ToolwireCorpus(pytest.Collector):
 
 
 class ToolwireItem(pytest.Item):
-    def __init__(self, *, case: Case, index: int, **kwargs: Any) -> None:
+    def __init__(self, *, case: CaseEntry, index: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
         self.index = index
@@ -65,6 +65,7 @@ class ToolwireItem(pytest.Item):
         # -k matches the dialect and the features too: -k "deepseek and streaming"
         self.extra_keyword_matches.update((case.dialect, *case.features))
         self.should_text = ""  # the SHOULD verdicts explained, for the call report
+        self.record: CaseRecord | None = None  # once judged
 
     @property
     def setup_state(self) -> Setup:
@@ -73,8 +74,15 @@ class ToolwireItem(pytest.Item):
         return parent.toolwire
 
     def runtest(self) -> None:
+        from toolwire.harness.errors import CorpusError
+
         setup = self.setup_state
-        record = setup.judge(self.case, self.index)
+        try:
+            record = setup.judge(self.case.id, self.index)
+        except CorpusError as error:
+            # The case file (or a twin's) cannot be read: read whole only now.
+            raise ToolwireFailure(f"the case cannot be read: {error}") from None
+        self.record = record
         if setup.worker:
             self.user_properties.append((PROPERTY_WORKER, setup.worker))
         outcome, text = case_outcome(record.verdicts)

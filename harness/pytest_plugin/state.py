@@ -1,12 +1,15 @@
 """What a pytest session knows of its toolwire run.
 
-``Setup`` is made at collection from the options: the corpus, the adapter,
-the baseline. Nothing is converted then: a case is judged when its item runs
+``Setup`` is made at collection from the options: the corpus (read whole in
+a serial session; an index of the cases' ``toolwire:`` blocks in an xdist
+worker, which reads a case whole when it judges it), the adapter, the
+baseline. Nothing is converted then: a case is judged when its item runs
 (``Setup.judge``), once, in the process that runs the item, so under xdist a
 worker judges only the cases of its own items.
 
 ``Judged`` is what the items produced: one ``CaseRecord`` per judged case.
-An xdist worker sends its records to the controller as JSON
+An xdist worker sends each record to the controller as JSON with its item's
+report (``record_to_json``), and its header facts when it ends
 (``Judged.to_json``); the controller merges them (``Judged.merge``) and alone
 writes ``results.json``, its verdicts in collection order: the document of a
 serial session.
@@ -22,8 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from toolwire.harness.adapters.base import LoadedAdapter
-    from toolwire.harness.corpus.case import Case
-    from toolwire.harness.corpus.loader import Corpus
+    from toolwire.harness.corpus.index import IndexedCorpus
     from toolwire.harness.engine.baseline import BaselineEntry
     from toolwire.harness.engine.runner import RunOptions
     from toolwire.harness.engine.verdicts import Verdict
@@ -63,17 +65,16 @@ class Judged:
 
     # --- between processes ----------------------------------------------------
 
-    def to_json(self) -> str:
+    def to_json(self, records: bool = True) -> str:
+        """The header facts, and the records unless ``records`` is false (an
+        xdist worker sends each record with its item's report instead)."""
         return json.dumps(
             {
                 "spec": self.spec,
                 "adapter": [self.adapter_name, self.adapter_version],
                 "corpus": self.corpus_root,
                 "started": self.started,
-                "records": [
-                    [r.index, r.case_id, list(r.features), r.worker, [_dump(v) for v in r.verdicts]]
-                    for r in self.records.values()
-                ],
+                "records": [record_to_json(r) for r in self.records.values()] if records else [],
             },
             ensure_ascii=False,
         )
@@ -83,10 +84,8 @@ class Judged:
         data = json.loads(text)
         name, version = data["adapter"]
         judged = cls(data["spec"], name, version, data["corpus"], data["started"])
-        for index, case_id, features, worker, verdicts in data["records"]:
-            judged.add(
-                CaseRecord(index, case_id, tuple(features), tuple(map(_load, verdicts)), worker)
-            )
+        for record in data["records"]:
+            judged.add(_record_from_data(record))
         return judged
 
     def merge(self, other: Judged) -> None:
@@ -123,6 +122,28 @@ class Judged:
                 case_features={record.case_id: record.features for record in records},
             )
         )
+
+
+def record_to_json(record: CaseRecord) -> list[Any]:
+    """One judged case as JSON values (what an xdist worker sends the controller)."""
+    verdicts = [_dump(v) for v in record.verdicts]
+    return [record.index, record.case_id, list(record.features), record.worker, verdicts]
+
+
+def record_from_json(text: str) -> CaseRecord:
+    return _record_from_data(json.loads(text))
+
+
+def _record_from_data(data: list[Any]) -> CaseRecord:
+    index, case_id, features, worker, verdicts = data
+    return CaseRecord(index, case_id, tuple(features), tuple(map(_load, verdicts)), worker)
+
+
+def prepare_document() -> None:
+    """Import the modules ``Judged.document`` uses."""
+    import toolwire.harness.adapters.base
+    import toolwire.harness.engine.results
+    import toolwire.harness.engine.session  # noqa: F401
 
 
 def _broken(cases: int, verdicts: tuple[Verdict, ...]) -> str | None:
@@ -171,23 +192,31 @@ def _load(data: list[Any]) -> Verdict:
 
 @dataclass
 class Setup:
-    """The corpus, adapter and baseline of the session, read at collection."""
+    """The corpus index, adapter and baseline of the session, read at
+    collection; a case is read in full when its item runs (or as a twin)."""
 
-    corpus: Corpus
+    corpus: IndexedCorpus
     adapter: LoadedAdapter
     options: RunOptions
     baseline: dict[str, list[BaselineEntry]]  # case id -> its entries
     judged: Judged
     worker: str = ""
 
-    def judge(self, case: Case, index: int) -> CaseRecord:
-        """Run the adapter over one case and judge it (once per session)."""
+    def judge(self, case_id: str, index: int) -> CaseRecord:
+        """Run the adapter over one case and judge it (once per session).
+        A case file that cannot be read raises CorpusError."""
         from toolwire.harness.engine.baseline import apply_baseline
         from toolwire.harness.engine.runner import run_case
 
-        found = self.judged.records.get(case.id)
+        found = self.judged.records.get(case_id)
         if found is not None:
             return found
+        case = self.corpus[case_id]
+        for twin_id in case.twins.values():
+            # Read now, so that a twin's unreadable file is this error, not
+            # a failure inside the judging (which `toolwire run` never meets:
+            # it reads every file first).
+            self.corpus.get(twin_id)
         verdicts = run_case(case, self.adapter, self.options)
         entries = self.baseline.get(case.id, ())
         if entries:
@@ -204,13 +233,20 @@ def read_setup(
     timeout: float | None,
     worker: str,
 ) -> Setup:
-    """Load what a session needs; a ToolwireError says what is wrong."""
+    """Load what a session needs; a ToolwireError says what is wrong.
+
+    A serial session reads every case file whole, as `toolwire run` does
+    (it judges them all). An xdist worker (``worker`` set) reads only the
+    index: each case is read whole when the worker judges it, so the two
+    workers do not both parse the whole corpus."""
     from toolwire.harness.adapters.loader import load_adapter
+    from toolwire.harness.corpus.index import IndexedCorpus, read_index
     from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
     from toolwire.harness.engine.baseline import load_baseline
     from toolwire.harness.engine.runner import DEFAULT_TIMEOUT, RunOptions
 
-    corpus = load_corpus(Path(corpus_path) if corpus_path else bundled_corpus_root())
+    root = Path(corpus_path) if corpus_path else bundled_corpus_root()
+    corpus = read_index(root) if worker else IndexedCorpus.of_cases(root, load_corpus(root))
     adapter = load_adapter(spec)
     entries = load_baseline(Path(baseline_path), corpus.ids) if baseline_path else []
     baseline: dict[str, list[BaselineEntry]] = {}

@@ -252,6 +252,80 @@ def test_a_worker_session_sends_its_verdicts_and_writes_nothing(tmp_path: Path) 
     assert list(tmp_path.iterdir()) == []
     sent = Judged.from_json(session.config.workeroutput[pytest_plugin.WORKER_OUTPUT])
     assert (sent.spec, sent.adapter_name) == ("spec", "name")
+    assert sent.records == {}  # each case's verdicts went with its item's report
+
+
+_LOADS_CONFTEST = """
+import json, os
+import pytest
+from toolwire.harness import pytest_plugin
+
+# Before the worker reports its end: the controller may stop it right after.
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session):
+    config = session.config
+    setup = config.stash.get(pytest_plugin._SETUP, None)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if setup is not None and worker:
+        with open(f"loads-{worker}.json", "w", encoding="utf-8") as file:
+            json.dump({"loaded": setup.corpus.loaded, "judged": list(setup.judged.records)}, file)
+"""
+
+
+def test_under_xdist_a_worker_reads_whole_only_the_cases_of_its_items(
+    tw: pytest.Pytester,
+) -> None:
+    from toolwire.harness.corpus.loader import load_corpus
+
+    tw.makeconftest(_LOADS_CONFTEST)
+    result = _run(tw, PASS, "-n", "2")
+    result.assert_outcomes(passed=len(CASE_IDS))
+    twins = {case.id: set(case.twins.values()) for case in load_corpus(tw.path / "corpus")}
+    loads = {
+        path.stem: json.loads(path.read_text(encoding="utf-8"))
+        for path in tw.path.glob("loads-gw*.json")
+    }
+    assert sorted(loads) == ["loads-gw0", "loads-gw1"]
+    judged = [set(found["judged"]) for found in loads.values()]
+    assert judged[0].isdisjoint(judged[1]) and judged[0] | judged[1] == set(CASE_IDS)
+    for found in loads.values():
+        own = set(found["judged"])
+        assert len(found["loaded"]) == len(set(found["loaded"]))  # each read once
+        # Its own cases and their twins (a rule compares with the twin), no other.
+        assert own <= set(found["loaded"]) <= own.union(*(twins[case] for case in own))
+
+
+def test_under_xdist_an_unreadable_case_fails_its_items_and_the_others_run(
+    tw: pytest.Pytester,
+) -> None:
+    corpus = tiny_corpus(tw.path / "corpus")
+    broken = corpus / "single-tool" / "weather-openai.yaml"
+    broken.write_text(broken.read_text(encoding="utf-8").replace("method: POST", "method: [", 1))
+    arguments = ("--toolwire-adapter", PASS, "--toolwire-corpus", str(corpus), "-p", "no:randomly")
+    parallel = tw.runpytest_subprocess(*arguments, "-n", "2")
+    # The case itself, and its twin (judged against it), fail with the file's error.
+    parallel.assert_outcomes(passed=len(CASE_IDS) - 2, failed=2)
+    parallel.stdout.fnmatch_lines(["*the case cannot be read: *weather-openai.yaml*invalid YAML*"])
+    assert "Traceback" not in parallel.stdout.str()
+    # A serial session reads every file first, as `toolwire run`: a usage error.
+    serial = tw.runpytest_subprocess(*arguments, "-n", "0")
+    assert serial.ret == pytest.ExitCode.USAGE_ERROR
+    serial.stderr.fnmatch_lines(["*toolwire: *weather-openai.yaml*invalid YAML*"])
+
+
+def test_the_controller_reads_verdicts_without_the_rule_families() -> None:
+    code = (
+        "import sys\n"
+        "from toolwire.harness.pytest_plugin.state import record_from_json\n"
+        'record_from_json(\'[0, "c", [], "gw0", [["c", "r", "a", "pass", '
+        '"MUST", "p", "m", [], [], null]]]\')\n'
+        "print([m for m in ('toolwire.harness.engine.runner', 'toolwire.conformance.registry') "
+        "if m in sys.modules])\n"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert output.stdout.strip() == "[]"
 
 
 def test_the_plugin_imports_nothing_heavy_until_used() -> None:
