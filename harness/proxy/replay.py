@@ -91,9 +91,13 @@ class ReceivedRequest:
 class ReplayUpstream:
     """Start with ``start()`` (or ``with``), load a case with ``serve()``."""
 
-    def __init__(self, matcher: Matcher | None = None, port: int = 0) -> None:
+    def __init__(
+        self, matcher: Matcher | None = None, port: int = 0, keep_secrets: bool = False
+    ) -> None:
         self._matcher = matcher or Matcher()
         self._port = port
+        # Only a test standing in for a provider keeps them, to check a key did travel.
+        self._keep_secrets = keep_secrets
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -293,7 +297,9 @@ def _handler_for(upstream: ReplayUpstream) -> type[BaseHTTPRequestHandler]:
             self._handle()
 
         def _handle(self) -> None:
-            headers = redacted_headers(tuple(self.headers.items()))
+            headers = tuple(self.headers.items())
+            if not upstream._keep_secrets:
+                headers = redacted_headers(headers)
             path = without_secrets(self.path)
             try:
                 try:

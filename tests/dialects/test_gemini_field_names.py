@@ -108,3 +108,13 @@ def test_names_and_collisions() -> None:
 def test_fields_outside_the_named_ones_round_trip_as_they_came() -> None:
     body = {**CAMEL, "generation_config": {"max_output_tokens": 5}}
     assert parse_request(body).extra["generation_config"] == {"max_output_tokens": 5}
+
+
+def test_json_schema_name_maps_keep_their_names() -> None:
+    # A `$ref` names a `$defs` entry by its key: renaming the key would break it.
+    schema = {
+        "type": "object",
+        "properties": {"head": {"$ref": "#/$defs/linked_list_node"}},
+        "$defs": {"linked_list_node": {"type": "object"}},
+    }
+    assert camel_case_fields(schema) == schema

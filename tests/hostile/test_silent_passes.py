@@ -131,7 +131,13 @@ def test_v5_an_unreadable_corpus_folder_is_refused_not_skipped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Simulated: tests may run as root, for whom no folder is unreadable.
-    root = _copy_cases(tmp_path / "corpus", WEATHER, WEATHER_TWIN, STREAM, STREAM_TWIN)
+    # Whole twin groups (each case names its twins), so the lock is the only problem.
+    groups = [
+        f"{group}-{suffix}"
+        for group in ("single-tool/weather", "streaming/parallel")
+        for suffix in ("openai", "anthropic", "gemini", "responses")
+    ]
+    root = _copy_cases(tmp_path / "corpus", *groups)
     locked = root / "streaming"
     real_scandir = os.scandir
 

@@ -59,7 +59,9 @@ def conversation(case_id: str) -> Case:
 @contextmanager
 def serving(kind: Kind) -> Iterator[tuple[ReplayUpstream, str]]:
     """The replay upstream serving ``kind``'s conversation, and the base URL to probe."""
-    with ReplayUpstream() as upstream:
+    # A stand-in provider: it keeps the credentials it receives, so the tests can
+    # check the key travelled in its header and nowhere else.
+    with ReplayUpstream(keep_secrets=True) as upstream:
         upstream.serve(conversation(kind.case_id).interactions)
         yield upstream, upstream.url + kind.base_path
 

@@ -54,12 +54,24 @@ class ResponsesDeltaCut(BrokenAdapter):
 
 
 def _reasoning_moved_after_calls(items: list[Json]) -> list[Json]:
-    reasoning = [i for i in items if i.get("type") == "reasoning"]
-    others = [i for i in items if i.get("type") != "reasoning"]
-    last_call = max(
-        (n for n, i in enumerate(others) if i.get("type") == "function_call"), default=-1
-    )
-    return others[: last_call + 1] + reasoning + others[last_call + 1 :]
+    """Each reasoning item moved behind the function calls that follow it, in
+    its own round (moving every round's reasoning to the end would also move
+    it into another turn, a second defect)."""
+    moved = list(items)
+    n = 0
+    while n < len(moved):
+        if moved[n].get("type") != "reasoning":
+            n += 1
+            continue
+        end = n + 1
+        while end < len(moved) and moved[end].get("type") == "function_call":
+            end += 1
+        if end == n + 1:
+            n += 1  # no call right after it: nothing to move behind
+            continue
+        moved.insert(end - 1, moved.pop(n))
+        n = end
+    return moved
 
 
 class ResponsesReasoningAfterCalls(BrokenAdapter):

@@ -41,7 +41,11 @@ _OPAQUE = frozenset(
     )
 )
 # Maps whose keys are names chosen by the user, and whose values are schemas.
-_NAMED_SCHEMAS = frozenset(("properties",))
+# (JSON Schema's name maps too: a converter may put a JSON Schema under
+# `parameters`, and renaming a `$defs` entry would break the `$ref` naming it.)
+_NAMED_SCHEMAS = frozenset(
+    ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
+)
 
 
 def camel_case(name: str) -> str:
