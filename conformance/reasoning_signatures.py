@@ -16,7 +16,9 @@ empty signature is no signature: ``signature: ""`` on reasoning from a dialect
 without signatures is the documented convention (docs/conventions.md,
 "Thinking in deepseek-chat"). A signature the source carried in a field the
 codec does not read (OpenRouter's ``reasoning_details``, LiteLLM's
-``thinking_blocks``) is carried, not invented.
+``thinking_blocks``), or on a call (Gemini's ``thoughtSignature`` of a
+function-call part), is carried, not invented: whether it may travel so is
+the conventions' and ``reasoning.call_signature_lost``'s question.
 """
 
 from __future__ import annotations
@@ -90,6 +92,9 @@ def _judge_view(source_view: AssistantView, output_view: AssistantView) -> list[
     if not all(item.value in output_values for item in source_items):
         return []  # a source signature is missing or changed: signature_lost says so
     elsewhere = _strings(extra_reasoning(source_view))
+    # A Gemini call's thoughtSignature, carried on as a thinking block's
+    # signature (claude-code-router does), came from the source too.
+    elsewhere |= {call.signature for call in source_view.calls if call.signature}
     for item in output_items:
         kind = source_kinds.get(item.value)
         if kind == item.kind or (kind is None and item.value in elsewhere):

@@ -389,3 +389,28 @@ def test_an_encrypted_only_reasoning_item_is_reasoning_the_model_returned() -> N
     assert codes(check("reasoning.invented", _responses_answer(encrypted), output)) == []
     found = check("reasoning.invented", _responses_answer(), output)
     assert codes(found) == ["reasoning.invented"]
+
+
+def _gemini_call_answer(signature: str) -> PayloadUnderTest:
+    part = {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}
+    raw = {
+        "candidates": [
+            {
+                "content": {"role": "model", "parts": [{**part, "thoughtSignature": signature}]},
+                "finishReason": "STOP",
+            }
+        ]
+    }
+    return payload("gemini", "response", raw)
+
+
+def test_a_gemini_call_signature_carried_as_a_thinking_signature_is_not_invented() -> None:
+    # claude-code-router carries the call's thoughtSignature on a thinking block:
+    # the value came from the source, so it is not made up.
+    source = _gemini_call_answer("R2VtaW5pU2ln")
+    carried = thinking_answer({"type": "thinking", "thinking": "", "signature": "R2VtaW5pU2ln"})
+    assert codes(check("reasoning.signature_invented", source, carried)) == []
+    forged = thinking_answer({"type": "thinking", "thinking": "", "signature": "Rm9yZ2Vk"})
+    assert codes(check("reasoning.signature_invented", source, forged)) == [
+        "reasoning.signature_invented"
+    ]
