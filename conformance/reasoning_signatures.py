@@ -16,8 +16,8 @@ empty signature is no signature: ``signature: ""`` on reasoning from a dialect
 without signatures is the documented convention (docs/conventions.md,
 "Thinking in deepseek-chat"). A signature the source carried in a field the
 codec does not read (OpenRouter's ``reasoning_details``, LiteLLM's
-``thinking_blocks``), or on a call (Gemini's ``thoughtSignature`` of a
-function-call part), is carried, not invented: whether it may travel so is
+``thinking_blocks``), or on a part (Gemini's ``thoughtSignature`` of a
+function-call or text part), is carried, not invented: whether it may travel so is
 the conventions' and ``reasoning.call_signature_lost``'s question.
 """
 
@@ -34,7 +34,8 @@ from toolwire.conformance.context import (
 from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.reasoning_carried import aligned_views, extra_reasoning
 from toolwire.conformance.reasoning_views import AssistantView
-from toolwire.harness.model import ANTHROPIC_MESSAGES, Conversation, Response
+from toolwire.harness.dialects.gemini.parts import SIGNATURE
+from toolwire.harness.model import ANTHROPIC_MESSAGES, Conversation, Response, TextBlock
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,17 @@ def _has_signature_field(view: AssistantView) -> bool:
     )
 
 
+def _gemini_signatures(view: AssistantView) -> set[str]:
+    """The thoughtSignatures of the view's calls and text parts (Gemini)."""
+    found = {call.signature for call in view.calls if call.signature}
+    for turn in view.turns:
+        for block in turn.blocks:
+            value = block.extra.get(SIGNATURE) if isinstance(block, TextBlock) else None
+            if isinstance(value, str) and value:
+                found.add(value)
+    return found
+
+
 def _short(value: str) -> str:
     return repr(value) if len(value) <= 16 else repr(value[:12] + "…")
 
@@ -92,9 +104,9 @@ def _judge_view(source_view: AssistantView, output_view: AssistantView) -> list[
     if not all(item.value in output_values for item in source_items):
         return []  # a source signature is missing or changed: signature_lost says so
     elsewhere = _strings(extra_reasoning(source_view))
-    # A Gemini call's thoughtSignature, carried on as a thinking block's
-    # signature (claude-code-router does), came from the source too.
-    elsewhere |= {call.signature for call in source_view.calls if call.signature}
+    # A Gemini thoughtSignature (on a call or a text part), carried on as a
+    # thinking block's signature (claude-code-router does), came from the source too.
+    elsewhere |= _gemini_signatures(source_view)
     for item in output_items:
         kind = source_kinds.get(item.value)
         if kind == item.kind or (kind is None and item.value in elsewhere):

@@ -391,8 +391,10 @@ def test_an_encrypted_only_reasoning_item_is_reasoning_the_model_returned() -> N
     assert codes(found) == ["reasoning.invented"]
 
 
-def _gemini_call_answer(signature: str) -> PayloadUnderTest:
-    part = {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}
+def _gemini_call_answer(signature: str, text: bool = False) -> PayloadUnderTest:
+    part: dict[str, Any] = {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}
+    if text:
+        part = {"text": "Sunny."}
     raw = {
         "candidates": [
             {
@@ -414,3 +416,9 @@ def test_a_gemini_call_signature_carried_as_a_thinking_signature_is_not_invented
     assert codes(check("reasoning.signature_invented", source, forged)) == [
         "reasoning.signature_invented"
     ]
+
+
+def test_a_gemini_text_part_signature_carried_as_a_thinking_signature_is_not_invented() -> None:
+    source = _gemini_call_answer("VGV4dFNpZw==", text=True)
+    carried = thinking_answer({"type": "thinking", "thinking": "", "signature": "VGV4dFNpZw=="})
+    assert codes(check("reasoning.signature_invented", source, carried)) == []
