@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from toolwire.conformance.context import PayloadUnderTest
-from toolwire.conformance.conventions import result_is_error_by_convention
+from toolwire.conformance.conventions import result_is_error_by_convention, unwrapped
 from toolwire.conformance.fidelity_view import (
     ResultRef,
     first_difference,
@@ -48,7 +48,7 @@ from toolwire.conformance.fidelity_view import (
 )
 from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.memo import by_identity
-from toolwire.conformance.result_objects import readings, said_inside, same_json
+from toolwire.conformance.result_objects import readings, same_json
 from toolwire.conformance.semantic import SemMessage, SemText, result_text
 from toolwire.conformance.text import same_text
 from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI
@@ -335,5 +335,5 @@ def _failure_still_said(
     text = result_text(output.result)
     if objects:
         # A gemini result wrapping "Error: ..." under one key says it too.
-        text = said_inside(text) or text
+        text = unwrapped(text)
     return result_is_error_by_convention(text)

@@ -43,11 +43,6 @@ def readings(text: str) -> tuple[str, ...]:
     return (text,) if inner is None else (text, strip_error_mark(inner))
 
 
-def said_inside(text: str) -> str | None:
-    """The string an output envelope wraps, else None."""
-    return output_envelope(text)
-
-
 def same_json(left: str, right: str) -> bool:
     """Whether both texts are JSON objects or arrays holding the same value
     (``json_equal``: booleans are not numbers, numbers compare by value)."""

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from tests.conformance.test_fidelity_corpus import openai_request, payload
+from toolwire.conformance.conventions import output_envelope
 from toolwire.conformance.fidelity_text import check_error_flag, check_text
-from toolwire.conformance.result_objects import readings, said_inside, same_json
+from toolwire.conformance.result_objects import readings, same_json
 
 CALL = {
     "id": "call_1",
@@ -79,8 +80,8 @@ def test_readings() -> None:
     assert readings('{"content":"Error: x"}') == ('{"content":"Error: x"}', "x")
     assert readings('{"a":1}') == ('{"a":1}',)
     assert readings("plain") == ("plain",)
-    assert said_inside('{"result":"ok"}') == "ok"
-    assert said_inside('{"a":"1","b":"2"}') is None
+    assert output_envelope('{"result":"ok"}') == "ok"
+    assert output_envelope('{"a":"1","b":"2"}') is None
     assert same_json('{"a": [1, 2]}', '{"a":[1,2]}')
     assert same_json('{"a": 1}', '{"a": 1.0}')  # numbers by value, as fidelity.arguments
     assert not same_json('{"a": 1}', '{"a": true}')  # booleans are no numbers
