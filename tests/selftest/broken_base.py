@@ -56,12 +56,27 @@ class BrokenAdapter(ReferenceAdapter):
         # The report names the adapter after its class: "ResultsSplit" -> "results-split".
         cls.name = re.sub(r"(?<!^)(?=[A-Z])", "-", cls.__name__).lower()
 
+    def __init__(self) -> None:
+        super().__init__()
+        # The directions a self-test run keeps (tests/selftest/reach.py); None: all.
+        self.focus: frozenset[Triple] | None = None
+
     @property
     def directions(self) -> frozenset[Triple]:
         found = set(DIRECTIONS) | self.pass_through
         if self.no_round_trip:
             found -= {(kind, target, source) for kind, source, target in self.damaged}
+        if self.focus is not None:
+            found &= self.focus
         return frozenset(found)
+
+    @property
+    def changed_directions(self) -> frozenset[Triple]:
+        return self.damaged | self.pass_through
+
+    @property
+    def target_profiles(self) -> Mapping[str, str]:
+        return self.profiles
 
     def convert(
         self, payload: Any, kind: PayloadKind, source: str, target: str, request: Any = None

@@ -21,6 +21,7 @@ from tests.selftest.broken_base import BrokenAdapter
 from tests.selftest.broken_requests import DescriptionLost
 from tests.selftest.matrix import record
 from tests.selftest.patched_corpus import PATCHES, patched_corpus
+from tests.selftest.reach import focused, reaches
 from toolwire.conformance.catalogue import RULE_CODES
 from toolwire.harness.adapters.base import check_adapter
 from toolwire.harness.adapters.reference import ReferenceAdapter
@@ -72,9 +73,17 @@ def bundled() -> Corpus:
     return load_corpus(bundled_corpus_root())
 
 
-def run(adapter: object, corpus: Corpus, profiles: Mapping[str, str] | None = None) -> RunResult:
+def run(
+    adapter: object,
+    corpus: Corpus,
+    profiles: Mapping[str, str] | None = None,
+    only: Corpus | None = None,
+) -> RunResult:
+    """Judge ``adapter`` on the cases of ``only`` (default: all of ``corpus``),
+    their twins taken from ``corpus``."""
     loaded = check_adapter(adapter, getattr(adapter, "name", "adapter"))
-    return run_corpus(corpus, loaded, RunOptions(corpus=corpus, profiles=dict(profiles or {})))
+    options = RunOptions(corpus=corpus, profiles=dict(profiles or {}))
+    return run_corpus(only or corpus, loaded, options)
 
 
 def flagged_codes(verdicts: Iterable[Verdict]) -> dict[str, dict[str, str]]:
@@ -96,7 +105,10 @@ def _corpus_for(adapter: type[BrokenAdapter], bundled: Corpus, tmp_path: Path) -
 def test_broken_adapter_gives_its_code_and_no_other(
     adapter: type[BrokenAdapter], bundled: Corpus, tmp_path: Path
 ) -> None:
-    result = run(adapter(), _corpus_for(adapter, bundled, tmp_path), adapter.profiles)
+    broken = adapter()
+    corpus = _corpus_for(adapter, bundled, tmp_path)
+    # Only what its damage reaches: the rest is the reference's run.
+    result = run(broken, corpus, adapter.profiles, focused(broken, corpus))
     flagged = flagged_codes(result.verdicts)
     record(
         adapter.name,
@@ -154,15 +166,35 @@ def test_reference_adapter_fails_no_must_rule(bundled: Corpus, tmp_path: Path) -
 
 def test_an_undamaged_direction_converts_like_the_reference(bundled: Corpus) -> None:
     # The frame itself changes nothing: only the damaged directions differ.
-    result = run(DescriptionLost(), bundled)
+    adapter = DescriptionLost()
+    result = run(adapter, bundled)
+    reference = run(ReferenceAdapter(), bundled)
     # What the reference itself flags (SHOULD warnings it faithfully carries over,
     # such as results out of order in the input) is not the frame's doing.
-    baseline = flagged_codes(run(ReferenceAdapter(), bundled).verdicts)
-    flagged = {
+    baseline = flagged_codes(reference.verdicts)
+    flagged = _beyond(result, baseline)
+    assert set(flagged) == {"fidelity.tool_definitions"}
+    # What the self-test's shorter runs rely on (tests/selftest/reach.py): a
+    # case the damage does not reach is judged exactly as the reference's.
+    unreached = {case.id for case in bundled if not reaches(adapter, case)}
+    assert 0 < len(unreached) < len(bundled)
+    assert _outcomes(result, unreached) == _outcomes(reference, unreached)
+    # And the run of what matters flags what the whole run flags.
+    narrowed = DescriptionLost()
+    focused_result = run(narrowed, bundled, only=focused(narrowed, bundled))
+    assert _beyond(focused_result, baseline) == flagged
+    qwen_cases = {case for case in flagged["fidelity.tool_definitions"] if case.startswith("qwen")}
+    assert qwen_cases == set()  # qwen-xml -> openai-chat is not damaged
+
+
+def _outcomes(result: RunResult, case_ids: set[str]) -> set[tuple[str, str, str]]:
+    return {(v.case_id, v.rule_code, v.outcome) for v in result.verdicts if v.case_id in case_ids}
+
+
+def _beyond(result: RunResult, baseline: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """The codes ``result`` flags on cases where the reference does not."""
+    return {
         code: rest
         for code, cases in flagged_codes(result.verdicts).items()
         if (rest := {case: o for case, o in cases.items() if case not in baseline.get(code, {})})
     }
-    assert set(flagged) == {"fidelity.tool_definitions"}
-    qwen_cases = {case for case in flagged["fidelity.tool_definitions"] if case.startswith("qwen")}
-    assert qwen_cases == set()  # qwen-xml -> openai-chat is not damaged

@@ -18,6 +18,7 @@ import base64
 import copy
 import json
 import re
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from tests.selftest.broken_base import ANTHROPIC, OPENAI, Json, Triple, blocks, messages_of
@@ -48,6 +49,21 @@ class VariantAdapter(ReferenceAdapter):
     def __init__(self) -> None:
         super().__init__()
         self.rewritten = 0
+        # The directions a self-test run keeps (tests/selftest/reach.py); None: all.
+        self.focus: frozenset[Triple] | None = None
+
+    @property
+    def directions(self) -> frozenset[Triple]:
+        found = super().directions
+        return found & self.focus if self.focus is not None else found
+
+    @property
+    def changed_directions(self) -> frozenset[Triple]:
+        return self.varied
+
+    @property
+    def target_profiles(self) -> Mapping[str, str]:
+        return {}
 
     def convert(
         self, payload: Any, kind: PayloadKind, source: str, target: str, request: Any = None
