@@ -21,6 +21,7 @@ from tests.selftest.broken_base import (
     stream_chunks,
 )
 from tests.selftest.broken_blind import CallsSplitIntoTurns, ResponseReasoningStripped
+from tests.selftest.reach import focused
 from toolwire.harness.adapters.base import check_adapter
 from toolwire.harness.adapters.reference import ReferenceAdapter
 from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
@@ -44,8 +45,10 @@ def bundled() -> Corpus:
 
 
 def run(adapter: Any, corpus: Corpus) -> tuple[Verdict, ...]:
+    # A broken adapter is judged on what its damage reaches (reach.py).
+    judged = focused(adapter, corpus) if isinstance(adapter, BrokenAdapter) else corpus
     loaded = check_adapter(adapter, adapter.name)
-    return run_corpus(corpus, loaded, RunOptions(corpus=corpus)).verdicts
+    return run_corpus(judged, loaded, RunOptions(corpus=corpus)).verdicts
 
 
 def verdicts_of(verdicts: Iterable[Verdict], rule: str) -> dict[str, Verdict]:

@@ -21,6 +21,7 @@ from tests.selftest.broken_requests import (
     ResultsSplit,
 )
 from tests.selftest.broken_responses import UsageDropped
+from tests.selftest.reach import focused
 from tests.selftest.test_broken_adapters import run
 from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
 
@@ -43,7 +44,8 @@ def bundled() -> Corpus:
 
 @pytest.mark.parametrize("adapter", SHOULD_DEFECTS, ids=lambda adapter: adapter.name)
 def test_a_warning_does_not_say_must(adapter: type[BrokenAdapter], bundled: Corpus) -> None:
-    result = run(adapter(), bundled)
+    broken = adapter()
+    result = run(broken, bundled, only=focused(broken, bundled))  # what it reaches (reach.py)
     warnings = [v for v in result.verdicts if v.outcome == "warn"]
     assert any(v.rule_code == adapter.breaks for v in warnings), "the defect gave no warning"
     saying_must = [
