@@ -14,13 +14,16 @@ command in a fresh interpreter (best of the repeats, taken in turn):
    alone plus xdist), and the CPU of all their processes. Target: `-n 2`
    at least 1.6x faster. On a machine whose cores are busy with other work
    no command gets two cores, so the load average is printed beside the
-   figures, and
+   figures,
 3. the critical path of `-n 2` in CPU seconds, from each process's own
    clock (benchmarks/xdist_probe.py): the controller until the workers run,
    the slower worker (start-up and collection, then its items), the
    controller after the last worker ended. Against the CPU of `-n 0` it
    says what two idle cores would give, whatever the load now (process
-   start and messages between processes aside).
+   start and messages between processes aside), and
+4. this machine's own bound: the `-n 0` command alone, then two copies
+   started together (benchmarks/parallel_ceiling.py). Two cores that slow
+   each other down bound every two-process speedup below 2x.
 
 Timings are printed, never asserted (docs/performance.md).
 """
@@ -39,6 +42,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from measure import Timing, end_to_end, repeat_end_to_end_alternating
+from parallel_ceiling import measure as measure_ceiling
+from parallel_ceiling import report as report_ceiling
 
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
 
@@ -183,6 +188,16 @@ def bench(repeats: int, root: Path, work: Path) -> dict[str, Any]:
         work,
         repeats,
     )
+    # The serial pytest command, alone and two at once: the machine's own bound.
+    serial_command, serial_env = commands["pytest -n 0 (plugin and xdist)"]
+    ceiling = measure_ceiling(serial_command, empty, serial_env or {}, repeats)
+    report_ceiling(ceiling, TARGET_XDIST_SPEEDUP)
+    figures["machine_ceiling"] = {
+        "alone_wall_s": ceiling.alone_wall,
+        "together_wall_s": ceiling.together_wall,
+        "speedup_bound": round(ceiling.speedup, 3),
+        "cpu_inflation": round(ceiling.cpu_inflation, 3),
+    }
     print(f"  load average at the end: {_load()}")
     figures["load_average_end"] = os.getloadavg()
     return figures
