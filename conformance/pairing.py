@@ -7,7 +7,7 @@ response) and returns findings; an empty list means the rule holds.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from toolwire.conformance.context import (
     ConversionCheck,
@@ -15,21 +15,22 @@ from toolwire.conformance.context import (
     PayloadCheck,
     PayloadUnderTest,
     RoundTripCheck,
-    RoundTripUnderTest,
 )
-from toolwire.conformance.conventions import GEMINI_SIGNATURE_SEPARATOR
 from toolwire.conformance.fidelity_view import pair_up
 from toolwire.conformance.findings import Finding, finding
-from toolwire.conformance.memo import by_identity
 from toolwire.conformance.pairing_gemini import unanswered_calls, unmatched_results
-from toolwire.conformance.paths import block_path, call_paths, response_block_path, result_paths
+from toolwire.conformance.pairing_ids import (
+    calls_with_paths,
+    check_id_changed,
+    check_id_changed_roundtrip,
+)
+from toolwire.conformance.paths import block_path
 from toolwire.conformance.timeline import CallSite, call_turns, timeline_of
 from toolwire.harness.model import (
     GEMINI,
     OPENAI_RESPONSES,
     Conversation,
     Response,
-    ToolCall,
     ToolResult,
 )
 
@@ -54,20 +55,6 @@ _NAME_PATTERNS = {
 }
 
 
-# Four checks per payload read the calls with their paths: built once (toolwire.conformance.memo).
-@by_identity
-def _calls_of(payload: Conversation | Response) -> tuple[tuple[ToolCall, str], ...]:
-    if isinstance(payload, Response):
-        return tuple(
-            (block, response_block_path(payload.dialect, choice.message, b, c))
-            for c, choice in enumerate(payload.choices)
-            for b, block in enumerate(choice.message.blocks)
-            if isinstance(block, ToolCall)
-        )
-    sites = timeline_of(payload).calls
-    return tuple((site.call, path) for site, path in zip(sites, call_paths(payload), strict=True))
-
-
 def check_call_id_missing(payload: Conversation | Response) -> list[Finding]:
     return [
         finding(
@@ -76,13 +63,13 @@ def check_call_id_missing(payload: Conversation | Response) -> list[Finding]:
             path,
             actual=call.id,
         )
-        for call, path in _calls_of(payload)
+        for call, path in calls_with_paths(payload)
         if not call.id
     ]
 
 
 def check_call_id_duplicate(payload: Conversation | Response) -> list[Finding]:
-    calls = _calls_of(payload)
+    calls = calls_with_paths(payload)
     paths_by_id: dict[str, list[str]] = {}
     for call, path in calls:
         if call.id:
@@ -309,7 +296,7 @@ def check_id_pattern(payload: Conversation | Response) -> list[Finding]:
     found = []
     dialect = payload.dialect
     name_pattern = _NAME_PATTERNS.get(dialect, OPENAI_NAME)
-    for call, path in _calls_of(payload):
+    for call, path in calls_with_paths(payload):
         if dialect == "anthropic-messages" and call.id and not ANTHROPIC_ID.match(call.id):
             found.append(
                 finding(
@@ -361,7 +348,7 @@ def _any_payload(
 
     def run(payload: PayloadUnderTest) -> list[Finding] | None:
         target = payload.conversation or payload.response
-        if target is None or len(_calls_of(target)) < at_least:
+        if target is None or len(calls_with_paths(target)) < at_least:
             return None
         return check(target)
 
@@ -389,94 +376,6 @@ def _has_closed_call(conversation: Conversation) -> bool:
     )
 
 
-def check_id_changed(conversion: ConversionUnderTest) -> list[Finding] | None:
-    """Ids of calls (and the results that reference them) survive conversion.
-
-    Ids are compared as collections, not by position: reordering calls or
-    results changes no id (ordering.* judge order). An output call or result
-    with no id at all is pairing.call_id_missing's to report, so an id it lost
-    is not counted again here.
-    """
-    source = conversion.source.conversation or conversion.source.response
-    output = conversion.output.conversation or conversion.output.response
-    if source is None or output is None:
-        return None
-    # A Gemini thoughtSignature may ride in the id (docs/conventions.md,
-    # "Ids and thought signatures"): the id is what comes before it.
-    gemini = GEMINI in (conversion.source.dialect, conversion.output.dialect)
-    source_calls = _ids([(call.id, path) for call, path in _calls_of(source)], gemini)
-    if not any(call_id for call_id, _ in source_calls):
-        return None  # Qwen XML calls carry no id: the output's ids are new, not changed
-    mapping = conversion.id_mapping or {}
-    if gemini:  # a declared mapping may carry the signature too
-        mapping = {_base(k): _base(v) for k, v in mapping.items()}
-    output_calls = _ids([(call.id, path) for call, path in _calls_of(output)], gemini)
-    found = _changed("call", source_calls, output_calls, mapping)
-    output_ids = any(call_id for call_id, _ in output_calls)
-    if isinstance(source, Conversation) and isinstance(output, Conversation):
-        output_results = _ids(_result_refs(output), gemini)
-        output_ids = output_ids or any(call_id for call_id, _ in output_results)
-        found.extend(
-            _changed("result", _ids(_result_refs(source), gemini), output_results, mapping)
-        )
-    # No id left in the output (calls lost, or their ids emptied: other rules'
-    # findings): there was no id to compare, so no verdict.
-    return found if output_ids else None
-
-
-def _ids(refs: list[tuple[str | None, str]], gemini: bool) -> list[tuple[str | None, str]]:
-    """``refs`` with a signature carried after ``__thought__`` cut off (``gemini``)."""
-    if not gemini:
-        return refs
-    return [(_base(i) if i else i, path) for i, path in refs]
-
-
-def _base(call_id: str) -> str:
-    """The id before a signature carried after ``__thought__``."""
-    return call_id.partition(GEMINI_SIGNATURE_SEPARATOR)[0]
-
-
-def _result_refs(conversation: Conversation) -> list[tuple[str | None, str]]:
-    sites = timeline_of(conversation).results
-    return [
-        (site.result.call_id, path)
-        for site, path in zip(sites, result_paths(conversation), strict=True)
-    ]
-
-
-def _changed(
-    what: str,
-    source: list[tuple[str | None, str]],
-    output: list[tuple[str | None, str]],
-    mapping: Mapping[str, str],
-) -> list[Finding]:
-    """Ids that were renamed: a source id gone from the output while an id the
-    source never had appears. An id only added (an extra or repeated result) or
-    only lost (a dropped result, an emptied id) is another rule's to report:
-    pairing.orphan_result, .duplicate_result, .unanswered_call, .call_id_missing."""
-    expected = list(dict.fromkeys(mapping.get(i, i) for i, _ in source if i))
-    expected_ids = set(expected)
-    present = {i for i, _ in output if i}
-    missing = [i for i in expected if i not in present]
-    if not missing:
-        return []  # nothing renamed: the findings below pair each missing id
-    unexpected: dict[str, str] = {}
-    for output_id, path in output:
-        if output_id and output_id not in expected_ids and output_id not in unexpected:
-            unexpected[output_id] = path
-    verb = "carries" if what == "call" else "references"
-    return [
-        finding(
-            "pairing.id_changed",
-            f"the {what} at {path} {verb} {output_id!r}; the source had {was!r} there",
-            path,
-            expected=was,
-            actual=output_id,
-        )
-        for was, (output_id, path) in zip(missing, unexpected.items(), strict=False)
-    ]
-
-
 PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
     "pairing.call_id_missing": _any_payload(check_call_id_missing),
     "pairing.call_id_duplicate": _any_payload(check_call_id_duplicate, at_least=2),
@@ -489,13 +388,6 @@ CONVERSION_CHECKS: dict[str, ConversionCheck] = {
     "pairing.id_changed": check_id_changed,
     "pairing.unanswered_call": check_answers_kept,
 }
-
-
-def check_id_changed_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
-    """After A->B->A every id is the one A had: a mapping must be reversible."""
-    return check_id_changed(
-        ConversionUnderTest(source=roundtrip.original, output=roundtrip.returned)
-    )
 
 
 ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {"pairing.id_changed": check_id_changed_roundtrip}
