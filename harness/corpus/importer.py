@@ -23,8 +23,6 @@ The steps, each refusing with a one-line ``CorpusError``:
 
 from __future__ import annotations
 
-import datetime
-import email.utils
 import hashlib
 import json
 import re
@@ -33,16 +31,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-from toolwire.conformance.profiles import DEFAULT_PROFILE, PROFILES
-from toolwire.harness import __version__, json_text
+from toolwire.harness import json_text
 from toolwire.harness.atomic_write import write_atomic
 from toolwire.harness.corpus.case import Interaction, frozen_headers
 from toolwire.harness.corpus.detect import (
     count_tool_calls,
     detect_dialect,
-    detect_features,
     first_tool_name,
     main_feature,
     readable_id,
@@ -50,6 +45,13 @@ from toolwire.harness.corpus.detect import (
     slugify,
 )
 from toolwire.harness.corpus.foreign import RawExchange, first_header, read_foreign_cassette
+from toolwire.harness.corpus.import_block import (
+    case_description,
+    case_features,
+    case_profile,
+    case_provenance,
+    plural,
+)
 from toolwire.harness.corpus.lint_gate import lint_case_text, summary
 from toolwire.harness.corpus.loader import display_path
 from toolwire.harness.corpus.scrub import Scrubber
@@ -65,7 +67,6 @@ from toolwire.harness.corpus.writer import dump_case, write_case
 from toolwire.harness.errors import CorpusError
 from toolwire.harness.redaction import redact
 
-RECORDER = f"toolwire {__version__}"
 _DROPPED_RESPONSE_HEADERS = ("content-encoding", "transfer-encoding")
 _ID = re.compile(ID_PATTERN)
 
@@ -119,8 +120,8 @@ class AddResult:
         return (
             f"{verb} {self.case_id} ({self.dialect}, profile {self.profile}; "
             f"features: {', '.join(self.features)}{expects}; {self.interactions} "
-            f"{_plural(self.interactions, 'interaction')}, {self.tool_calls} tool "
-            f"{_plural(self.tool_calls, 'call')}) -> {display_path(self.path)}"
+            f"{plural(self.interactions, 'interaction')}, {self.tool_calls} tool "
+            f"{plural(self.tool_calls, 'call')}) -> {display_path(self.path)}"
         )
 
 
@@ -156,8 +157,8 @@ def _add(
     scrubber = Scrubber.with_secrets(options.secrets)
     interactions = [scrubbed_interaction(scrubber, exchange) for exchange in exchanges]
     dialect = options.dialect or detect_dialect(interactions, source)
-    features = _features(dialect, interactions, source, options, block)
-    profile = _profile(dialect, options.profile, block, source)
+    features = case_features(dialect, interactions, source, options.features, block)
+    profile = case_profile(dialect, options.profile, block, source)
 
     root = options.corpus_root
     recording = _interactions_part(dump_case({}, interactions))
@@ -195,11 +196,11 @@ def _add(
     metadata: dict[str, Any] = {
         "format": METADATA_FORMAT,
         "id": case_id,
-        "description": _description(options, block, dialect, interactions, calls),
+        "description": case_description(options.description, block, dialect, interactions, calls),
         "features": list(features),
         "dialect": dialect,
         "profile": profile,
-        "provenance": dict(options.provenance or _provenance(block, interactions)),
+        "provenance": dict(options.provenance or case_provenance(block, interactions)),
         "expect": dict(block["expect"]) if isinstance(block.get("expect"), Mapping) else {},
     }
     text = dump_case(metadata, interactions)
@@ -255,92 +256,6 @@ def scrubbed_interaction(scrubber: Scrubber, exchange: RawExchange) -> Interacti
         response_body_text=response_body,
         index=exchange.index,
     )
-
-
-def _features(
-    dialect: str,
-    interactions: Sequence[Interaction],
-    source: str,
-    options: AddOptions,
-    block: Mapping[str, Any],
-) -> tuple[str, ...]:
-    wanted = set(detect_features(dialect, interactions, source)) | set(options.features)
-    declared = block.get("features")
-    if isinstance(declared, list):
-        wanted |= {item for item in declared if item in FEATURES}
-    features = tuple(feature for feature in FEATURES if feature in wanted)
-    if not features:
-        raise CorpusError(
-            source,
-            "shows no tool-calling feature (no tool call, result, thinking or stream)",
-            f"pass --feature with one of: {', '.join(FEATURES)}",
-        )
-    return features
-
-
-def _profile(dialect: str, chosen: str | None, block: Mapping[str, Any], source: str) -> str:
-    declared = block.get("profile")
-    declared_fits = isinstance(declared, str) and declared in PROFILES
-    if chosen is None and declared_fits and PROFILES[str(declared)].dialect == dialect:
-        chosen = str(declared)
-    profile = chosen or DEFAULT_PROFILE[dialect]
-    if profile not in PROFILES or PROFILES[profile].dialect != dialect:
-        valid = [name for name, item in PROFILES.items() if item.dialect == dialect]
-        raise CorpusError(
-            source,
-            f"profile {profile!r} is not a {dialect} profile",
-            f"use one of: {', '.join(valid)}",
-        )
-    return profile
-
-
-def _description(
-    options: AddOptions,
-    block: Mapping[str, Any],
-    dialect: str,
-    interactions: Sequence[Interaction],
-    calls: int,
-) -> str:
-    if options.description:
-        return " ".join(options.description.split())
-    declared = block.get("description")
-    if isinstance(declared, str) and declared.strip():
-        return " ".join(declared.split())
-    model = request_model(interactions) or "the model"
-    host = urlsplit(interactions[0].uri).hostname or "the endpoint"
-    exchanges = len(interactions)
-    streamed = " (streamed)" if any(i.is_stream() for i in interactions) else ""
-    return (
-        f"{model} at {host} over {exchanges} {_plural(exchanges, 'exchange')}{streamed}: "
-        f"{calls} tool {_plural(calls, 'call')} ({dialect})."
-    )
-
-
-def _provenance(block: Mapping[str, Any], interactions: Sequence[Interaction]) -> dict[str, Any]:
-    declared = block.get("provenance")
-    if isinstance(declared, Mapping):
-        return dict(declared)
-    first = interactions[0]
-    parts = urlsplit(first.uri)
-    return {
-        "kind": "recorded",
-        "endpoint": urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")),
-        "model": request_model(interactions) or "unknown",
-        "date": _recorded_date(interactions),
-        "recorder": f"vcrpy (imported by {RECORDER})",
-    }
-
-
-def _recorded_date(interactions: Sequence[Interaction]) -> str:
-    """The response's Date header (when the server answered), else today (UTC)."""
-    for interaction in interactions:
-        header = interaction.response_header("Date")
-        if header:
-            try:
-                return email.utils.parsedate_to_datetime(header).date().isoformat()
-            except (TypeError, ValueError):
-                continue
-    return datetime.datetime.now(datetime.UTC).date().isoformat()
 
 
 def _check_id(case_id: str, source: str) -> None:
@@ -437,7 +352,7 @@ def _check_case_text(text: str, case_id: str, target: str) -> None:
     more = len(report.problems) - 1
     hint = first.hint or "fix the cassette"
     if more:
-        hint = f"{hint}; and {more} more {_plural(more, 'problem')}"
+        hint = f"{hint}; and {more} more {plural(more, 'problem')}"
     raise CorpusError(target, f"the case would not validate: {first.message}", hint)
 
 
@@ -476,7 +391,3 @@ def _without_secrets(error: CorpusError, secrets: Sequence[str]) -> CorpusError:
     message = error.message.removeprefix(f"{error.source}: ")
     hint = clean(error.hint) if error.hint else None
     return type(error)(clean(error.source), clean(message), hint)
-
-
-def _plural(count: int, noun: str) -> str:
-    return noun if count == 1 else f"{noun}s"

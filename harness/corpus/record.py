@@ -29,7 +29,8 @@ from urllib.parse import urlsplit, urlunsplit
 from toolwire.harness import __version__, json_text
 from toolwire.harness.corpus.detect import slugify
 from toolwire.harness.corpus.foreign import read_foreign_cassette
-from toolwire.harness.corpus.importer import RECORDER, AddOptions, AddResult, add_exchanges
+from toolwire.harness.corpus.import_block import RECORDER
+from toolwire.harness.corpus.importer import AddOptions, AddResult, add_exchanges
 from toolwire.harness.corpus.record_gemini import API_KEY_HEADER as GEMINI_KEY_HEADER
 from toolwire.harness.corpus.record_gemini import gemini_endpoint, sent_body
 from toolwire.harness.corpus.scrub import (

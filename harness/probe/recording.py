@@ -27,7 +27,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from toolwire.harness.corpus.detect import detect_dialect, detect_features, slugify
 from toolwire.harness.corpus.foreign import RawExchange
-from toolwire.harness.corpus.importer import RECORDER, AddOptions, AddResult, add_exchanges
+from toolwire.harness.corpus.import_block import RECORDER
+from toolwire.harness.corpus.importer import AddOptions, AddResult, add_exchanges
 from toolwire.harness.corpus.importer import scrubbed_interaction as _scrubbed
 from toolwire.harness.corpus.loader import display_path
 from toolwire.harness.corpus.scrub import Scrubber
