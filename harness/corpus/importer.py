@@ -35,14 +35,13 @@ from typing import Any
 from toolwire.harness import json_text
 from toolwire.harness.atomic_write import write_atomic
 from toolwire.harness.corpus.case import Interaction, frozen_headers
+from toolwire.harness.corpus.case_ids import readable_id, slugify
 from toolwire.harness.corpus.detect import (
     count_tool_calls,
     detect_dialect,
     first_tool_name,
     main_feature,
-    readable_id,
     request_model,
-    slugify,
 )
 from toolwire.harness.corpus.foreign import RawExchange, first_header, read_foreign_cassette
 from toolwire.harness.corpus.import_block import (

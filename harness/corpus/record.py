@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from toolwire.harness import __version__, json_text
-from toolwire.harness.corpus.detect import slugify
+from toolwire.harness.corpus.case_ids import slugify
 from toolwire.harness.corpus.foreign import read_foreign_cassette
 from toolwire.harness.corpus.import_block import RECORDER
 from toolwire.harness.corpus.importer import AddOptions, AddResult, add_exchanges

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from toolwire.harness.corpus.detect import detect_dialect, detect_features, slugify
+from toolwire.harness.corpus.case_ids import slugify
+from toolwire.harness.corpus.detect import detect_dialect, detect_features
 from toolwire.harness.corpus.foreign import RawExchange
 from toolwire.harness.corpus.import_block import RECORDER
 from toolwire.harness.corpus.importer import AddOptions, AddResult, add_exchanges

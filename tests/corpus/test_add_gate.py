@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from tests.corpus.test_import import call, openai_answer, vcr_interaction, write_cassette
 from toolwire.harness.cli.main import cli
-from toolwire.harness.corpus.detect import readable_id, slugify
+from toolwire.harness.corpus.case_ids import readable_id, slugify
 from toolwire.harness.corpus.importer import AddOptions, import_cassette
 from toolwire.harness.corpus.loader import load_case
 from toolwire.harness.corpus.validate import validate_corpus
