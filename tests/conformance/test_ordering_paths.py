@@ -39,9 +39,7 @@ def _gemini_call(call_id: str) -> dict[str, Any]:
 
 
 def _gemini_result(call_id: str) -> dict[str, Any]:
-    return {
-        "functionResponse": {"id": call_id, "name": "get_weather", "response": {"t": "18C"}}
-    }
+    return {"functionResponse": {"id": call_id, "name": "get_weather", "response": {"t": "18C"}}}
 
 
 def gemini_request(contents: list[dict[str, Any]]) -> PayloadUnderTest:
