@@ -1,4 +1,5 @@
-"""A broken adapter that drops a response's choice when its message is empty.
+"""Broken adapters that lose a choice: a response's choice whose message is
+empty, and a tool choice restricted to some of the tools.
 
 any-llm and LiteLLM turn a Gemini candidate with no parts into an OpenAI
 response with ``choices: []`` (i-am-bee/beeai-framework#959,
@@ -36,4 +37,18 @@ class StopLostWithEmptyChoice(BrokenAdapter):
 
     def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
         output["choices"] = [c for c in output["choices"] if not is_empty(c)]
+        return output
+
+
+class RestrictedChoiceWidened(BrokenAdapter):
+    breaks = "fidelity.tool_choice"
+    defect = "writes Gemini's ANY among some functions as tool_choice 'required' (any tool)"
+    damaged = frozenset({("request", GEMINI, OPENAI)})
+    shows_on = ("reasoning-replay/gemini25-tools-plus-output-gemini",)
+    no_round_trip = True  # the trip back would carry the loss again
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        choice = output.get("tool_choice")
+        if isinstance(choice, dict) and choice.get("type") == "allowed_tools":
+            output["tool_choice"] = choice["allowed_tools"]["mode"]
         return output

@@ -23,7 +23,8 @@ Requests:
 * ``functionCallingConfig``: AUTO -> auto, VALIDATED -> auto with every
   function ``strict`` (the codec reads it so), ANY -> any, ANY with one
   allowed name -> tool, NONE -> none; ANY restricted to several names has no
-  Anthropic form and is declined;
+  Anthropic form and is declined (toward openai-chat it is ``allowed_tools``:
+  ``allowed_tools.py``);
 * ``generationConfig``: ``maxOutputTokens`` -> ``max_tokens`` (default 4096,
   Anthropic requires it), ``stopSequences``, ``temperature``, ``topP``,
   ``topK``; a positive ``thinkingBudget`` -> ``thinking`` (at least 1024,
