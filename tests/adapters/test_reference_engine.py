@@ -25,8 +25,12 @@ DECLINED = {
 DECLINED_TOWARD_GEMINI = ("Gemini has no switch", "VALIDATED", "cannot be expressed in gemini")
 # What only gemini can say, declined from it (docs/conventions.md, "Gemini"):
 # ANY restricted to some of the tools (toward anthropic-messages), finish reasons
-# without a twin.
-DECLINED_FROM_GEMINI = ("has no such restriction", "has no anthropic-messages stop_reason")
+# without a twin, a user turn of empty text alone (Anthropic refuses empty content).
+DECLINED_FROM_GEMINI = (
+    "has no such restriction",
+    "has no anthropic-messages stop_reason",
+    "whose only text is empty",
+)
 
 
 def declined_as_documented(case_id: str, message: str) -> bool:
