@@ -73,8 +73,8 @@ def resolve(conversation: Conversation, target: str) -> tuple[Conversation, Rest
 
 
 def _carries(target: str, mode: Mode) -> bool:
-    # Gemini restricts names only in mode ANY ("should only be set when the
-    # Mode is ANY or VALIDATED").
+    # Gemini names functions only in mode ANY (allowed_function_names "should
+    # only be set when the Mode is ANY").
     return target in (OPENAI_CHAT, OPENAI_RESPONSES) or (target == GEMINI and mode == "required")
 
 
