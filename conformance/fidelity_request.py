@@ -15,7 +15,10 @@ The names a call uses are tool names too: a call renamed on the way is
 reported here.
 
 fidelity.tool_choice compares the neutral mode (Anthropic ``any`` is OpenAI
-``required``), the named tool, and whether parallel calls are allowed
+``required``), the named tool, the tools a restricted choice lets the model
+call (OpenAI ``allowed_tools``, Gemini ANY with ``allowedFunctionNames``:
+``toolwire.conformance.allowed_tools``; ``required`` among one tool is that
+tool, a restriction to every offered tool is none), and whether parallel calls are allowed
 (OpenAI ``parallel_tool_calls``, Anthropic
 ``tool_choice.disable_parallel_tool_use``); unset means the documented
 default (``auto`` when tools are offered; parallel calls allowed).
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from toolwire.conformance.allowed_tools import Restriction, allowed_finding, offered, restriction
 from toolwire.conformance.context import PayloadUnderTest
 from toolwire.conformance.fidelity_arguments import first_json_difference, json_equal
 from toolwire.conformance.fidelity_view import call_refs, from_qwen_markup, pair_up, short
@@ -192,16 +196,28 @@ def _compare_call_names(
 
 def _effective_choice(conversation: Conversation) -> tuple[str, str | None, bool] | None:
     """(mode, tool name, parallel allowed); None when the choice is a value
-    the neutral model does not read (it stays in ``extra``)."""
+    the neutral model does not read (it stays in ``extra``). A restriction to
+    several tools reads as its mode (``_allowed`` says which tools)."""
     choice = conversation.tool_choice
-    if choice is None and "tool_choice" in conversation.extra:
+    kept = restriction(conversation)
+    if kept is not None:
+        mode, name = _restricted_mode(kept, offered(conversation))
+    elif choice is None and "tool_choice" in conversation.extra:
         return None
-    if choice is None:
+    elif choice is None:
         mode, name = ("auto" if _function_tools(conversation) else "none"), None
     else:
         mode, name = choice.mode, choice.name
     parallel = conversation.parallel_tool_calls is not False
     return mode, name, parallel
+
+
+def _restricted_mode(kept: Restriction, tools: frozenset[str]) -> tuple[str, str | None]:
+    # "required" among one tool forces that tool, as a named choice does.
+    names = [name for name in kept.names if name in tools]
+    if kept.mode == "required" and len(names) == 1:
+        return "tool", names[0]
+    return kept.mode, None
 
 
 def check_tool_choice(source: PayloadUnderTest, output: PayloadUnderTest) -> list[Finding] | None:
@@ -215,6 +231,9 @@ def check_tool_choice(source: PayloadUnderTest, output: PayloadUnderTest) -> lis
     if expected is None or actual is None:
         return None  # a choice outside the documented set: nothing to compare with
     found = []
+    if expected[:2] == actual[:2]:
+        narrowed = allowed_finding(before, after, expected[0])
+        found.extend([narrowed] if narrowed is not None else [])
     if expected[:2] != actual[:2]:
         found.append(
             finding(

@@ -9,8 +9,11 @@ one. Accepted too, being documented equivalents rather than losses: Anthropic
 the other); a message that carries tool calls reported as ``tool_use``
 although the source said ``stop`` (some compatible servers say ``stop`` with
 calls). Anthropic ``pause_turn`` has no openai-chat counterpart, and a stop
-reason the neutral model does not know has no documented mapping: neither is
-judged.
+reason the neutral model does not know (Gemini ``MALFORMED_FUNCTION_CALL``)
+has no documented mapping: neither is judged, even when the output drops the
+choice. An output with an empty ``choices`` / ``candidates`` list otherwise
+lost the stop reason, like a null ``finish_reason`` (docs/conventions.md,
+"Stop reasons").
 
 fidelity.stop_reason_content judges one response (or reassembled stream) on
 its own: a tool stop (anthropic ``tool_use``, openai ``tool_calls``) with no
@@ -120,11 +123,14 @@ def check_stop_reason(
     source: PayloadUnderTest, output: PayloadUnderTest, via: Sequence[str] = ()
 ) -> list[Finding] | None:
     before, after = source.response, output.response
-    if before is None or after is None or not before.choices or not after.choices:
+    if before is None or after is None or not before.choices:
         return None
-    expected, actual = before.stop_reason, after.stop_reason
+    expected = before.stop_reason
     if expected.canonical in _NOT_JUDGED:
         return None
+    if not after.choices:
+        return [_choice_lost(expected, output.dialect)]
+    actual = after.stop_reason
     classes = _classes((source.dialect, output.dialect, *via))
     same = classes.get(expected.canonical, expected.canonical) == classes.get(
         actual.canonical, actual.canonical
@@ -145,6 +151,23 @@ def check_stop_reason(
             actual=actual.raw,
         )
     ]
+
+
+def _choice_lost(expected: StopReason, dialect: str) -> Finding:
+    # An empty choices / candidates list carries no stop reason at all: the
+    # same loss as a null finish_reason, and a client reading choices[0]
+    # fails (openai/openai-agents-python#1559).
+    path, wire = _WIRE_PATH.get(dialect, ("choices[0].finish_reason", _OPENAI_WIRE))
+    wanted = wire.get(expected.canonical, expected.raw)
+    field = path.split("[", 1)[0]
+    return finding(
+        "fidelity.stop_reason",
+        f"the source stopped with {_raw(expected)}; the output's {field} list is empty, so "
+        f"that stop reason is lost, expected {wanted!r} at {path}",
+        field,
+        expected=wanted,
+        actual=[],
+    )
 
 
 _SERVER_CALLS = frozenset({"server_tool_use", "mcp_tool_use"})

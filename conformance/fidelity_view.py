@@ -21,10 +21,23 @@ from toolwire.conformance.conventions import (
     strip_error_mark,
 )
 from toolwire.conformance.memo import by_identity
-from toolwire.conformance.paths import call_paths, response_block_path, result_paths, turn_path
+from toolwire.conformance.paths import (
+    call_paths,
+    response_block_path,
+    response_message_path,
+    result_paths,
+    system_path,
+    turn_path,
+)
 from toolwire.conformance.semantic import SemMessage, semantic_conversation, semantic_message
 from toolwire.conformance.timeline import timeline_of
-from toolwire.harness.model import ANTHROPIC_MESSAGES, QWEN_XML, TextBlock, ToolCall, ToolResult
+from toolwire.harness.model import (
+    GEMINI,
+    QWEN_XML,
+    TextBlock,
+    ToolCall,
+    ToolResult,
+)
 from toolwire.harness.redaction import redact
 
 _SHORT = 60
@@ -62,16 +75,20 @@ def semantic_messages(payload: PayloadUnderTest) -> tuple[SemMessage, ...] | Non
 def message_path(payload: PayloadUnderTest, message: SemMessage) -> str:
     """Where ``message`` starts in ``payload`` (a response is its one message)."""
     if payload.conversation is None:
-        return "content" if payload.dialect == ANTHROPIC_MESSAGES else "choices[0].message"
+        return response_message_path(payload.dialect)
     if message.source_turns:
-        return turn_path(message.source_turns[0])
-    return "system"
+        return turn_path(message.source_turns[0], payload.conversation)
+    return system_path(payload.dialect)
 
 
 def text_path(payload: PayloadUnderTest, message: SemMessage) -> str:
     """Where ``message``'s text lives in ``payload``."""
     path = message_path(payload, message)
-    return path if path in ("content", "system") else f"{path}.content"
+    if payload.dialect == GEMINI:
+        return f"{path}.parts"  # a turn, a response's content or systemInstruction
+    if path in ("content", "output", system_path(payload.dialect)):
+        return path
+    return f"{path}.content"
 
 
 def call_refs(payload: PayloadUnderTest) -> list[CallRef]:

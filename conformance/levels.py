@@ -30,6 +30,7 @@ from toolwire.conformance.catalogue import (
     ANTHROPIC_TOOLS,
     DEEPSEEK_REASONER,
     DEEPSEEK_THINKING,
+    GEMINI_FUNCTION_CALLING,
     GEMINI_RESPONSE_COUNT_400,
     GEMINI_THOUGHT_SIGNATURES,
     OPENAI_DOCS,
@@ -217,6 +218,8 @@ MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
     "fidelity.tool_choice": (
         _means(OPENAI_DOCS, "tool_choice none/auto/required/named and parallel_tool_calls"),
         _means(ANTHROPIC_TOOLS, "tool_choice auto/any/tool/none and disable_parallel_tool_use"),
+        _means(OPENAI_DOCS, "tool_choice allowed_tools: the tools the model may call"),
+        _means(GEMINI_FUNCTION_CALLING, "functionCallingConfig mode and allowedFunctionNames"),
     ),
     "fidelity.stop_reason": (
         _means(OPENAI_DOCS, "finish_reason stop, length, tool_calls, content_filter"),

@@ -25,6 +25,7 @@ one defect gives one code:
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from itertools import pairwise
 
 from toolwire.conformance import ordering_blocks, ordering_calls
@@ -71,6 +72,7 @@ def _openai_not_adjacent(
 ) -> list[Finding]:
     # OpenAI: the tool messages answering the calls come right after the
     # assistant message, before any other message (HTTP 400 otherwise).
+    at = partial(turn_path, conversation=conversation)  # paths in its own field
     turns = conversation.turns
     first_other = next((i for i in call_turn.window if turns[i].role != "tool"), None)
     if first_other is None:
@@ -79,11 +81,11 @@ def _openai_not_adjacent(
         finding(
             "ordering.result_not_adjacent",
             f"the result for {site.result.call_id!r} at {_path(conversation, site)} comes after "
-            f"{turn_path(first_other)} ({turns[first_other].role}); tool messages belong "
-            f"directly after the assistant message {turn_path(call_turn.turn_index)}",
+            f"{at(first_other)} ({turns[first_other].role}); tool messages belong "
+            f"directly after the assistant message {at(call_turn.turn_index)}",
             _path(conversation, site),
-            expected=f"a tool message before {turn_path(first_other)}",
-            actual=turn_path(site.turn_index),
+            expected=f"a tool message before {at(first_other)}",
+            actual=at(site.turn_index),
         )
         for site in sites
         if site.turn_index > first_other
@@ -93,6 +95,7 @@ def _openai_not_adjacent(
 def _anthropic_not_adjacent(
     conversation: Conversation, call_turn: CallTurn, sites: list[ResultSite], merges: bool
 ) -> list[Finding]:
+    at = partial(turn_path, conversation=conversation)  # paths in its own field
     if merges or not call_turn.window:
         return []  # the API merges the window into one user message
     first = call_turn.window[0]
@@ -102,11 +105,11 @@ def _anthropic_not_adjacent(
         finding(
             "ordering.result_not_adjacent",
             f"the result for {site.result.call_id!r} is at {_path(conversation, site)}, but the "
-            f"message right after the call turn {turn_path(call_turn.turn_index)} is "
-            f"{turn_path(first)}, which holds none of its results",
+            f"message right after the call turn {at(call_turn.turn_index)} is "
+            f"{at(first)}, which holds none of its results",
             _path(conversation, site),
-            expected=turn_path(first),
-            actual=turn_path(site.turn_index),
+            expected=at(first),
+            actual=at(site.turn_index),
         )
         for site in sites
     ]
@@ -164,19 +167,20 @@ def _result_after_other_content(
 
 
 def check_parallel_results_split(conversation: Conversation) -> list[Finding]:
+    at = partial(turn_path, conversation=conversation)  # paths in its own field
     found = []
     for call_turn in call_turns(conversation):
         holders = sorted({site.turn_index for site in answers(conversation, call_turn)})
         if len(holders) > 1:
-            where = ", ".join(turn_path(i) for i in holders)
+            where = ", ".join(at(i) for i in holders)
             found.append(
                 finding(
                     "ordering.parallel_results_split",
-                    f"the results for the calls of {turn_path(call_turn.turn_index)} are split "
+                    f"the results for the calls of {at(call_turn.turn_index)} are split "
                     f"over {where}; send them all in one user message",
-                    turn_path(holders[1]),
-                    expected=[turn_path(holders[0])],
-                    actual=[turn_path(i) for i in holders],
+                    at(holders[1]),
+                    expected=[at(holders[0])],
+                    actual=[at(i) for i in holders],
                 )
             )
     return found
@@ -185,6 +189,7 @@ def check_parallel_results_split(conversation: Conversation) -> list[Finding]:
 def check_role_alternation(conversation: Conversation) -> list[Finding]:
     # System and developer roles are ordering.system_placement's; any other
     # role is a schema violation. Only user and assistant messages alternate.
+    at = partial(turn_path, conversation=conversation)  # paths in its own field
     holders = {
         site.turn_index
         for call_turn in call_turns(conversation)
@@ -196,9 +201,9 @@ def check_role_alternation(conversation: Conversation) -> list[Finding]:
         found.append(
             finding(
                 "ordering.role_alternation",
-                f"the first message {turn_path(indices[0])} is an assistant message; "
+                f"the first message {at(indices[0])} is an assistant message; "
                 "anthropic-messages expects the conversation to start with a user message",
-                f"{turn_path(indices[0])}.role",
+                f"{at(indices[0])}.role",
                 expected="user",
                 actual=conversation.turns[indices[0]].role,
             )
@@ -212,9 +217,9 @@ def check_role_alternation(conversation: Conversation) -> list[Finding]:
         found.append(
             finding(
                 "ordering.role_alternation",
-                f"{turn_path(previous)} and {turn_path(current)} are both {role} messages; "
+                f"{at(previous)} and {at(current)} are both {role} messages; "
                 "anthropic-messages expects user and assistant messages to alternate",
-                turn_path(current),
+                at(current),
                 expected="assistant" if role == "user" else "user",
                 actual=role,
             )
@@ -227,12 +232,13 @@ def check_system_placement(conversation: Conversation) -> list[Finding]:
     # `system` field (https://docs.anthropic.com/en/api/messages). OpenAI's
     # reference puts no constraint on where system/developer messages go,
     # so openai-chat payloads have nothing to judge here.
+    at = partial(turn_path, conversation=conversation)  # paths in its own field
     return [
         finding(
             "ordering.system_placement",
-            f"{turn_path(index)} has role {turn.role!r}; anthropic-messages carries the system "
+            f"{at(index)} has role {turn.role!r}; anthropic-messages carries the system "
             "prompt in the top-level `system` field",
-            f"{turn_path(index)}.role",
+            f"{at(index)}.role",
             expected="top-level system",
             actual=turn.role,
         )
@@ -242,6 +248,7 @@ def check_system_placement(conversation: Conversation) -> list[Finding]:
 
 
 def check_result_order(conversation: Conversation) -> list[Finding]:
+    at = partial(turn_path, conversation=conversation)  # paths in its own field
     found = []
     for call_turn in call_turns(conversation):
         sites = answers(conversation, call_turn)
@@ -256,7 +263,7 @@ def check_result_order(conversation: Conversation) -> list[Finding]:
             finding(
                 "ordering.result_order",
                 f"the result at {path} answers {got[wrong]!r}, but the calls of "
-                f"{turn_path(call_turn.turn_index)} come in the order "
+                f"{at(call_turn.turn_index)} come in the order "
                 f"{', '.join(map(repr, expected))}",
                 path,
                 expected=expected,

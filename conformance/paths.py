@@ -1,14 +1,14 @@
 """JSON paths into a payload for a turn or block of the canonical model.
 
-The model keeps wire order, so each dialect's layout gives the path back:
+The model keeps wire order, so each dialect's layout gives the path back, and
+a path names the payload's own field (a reader looks for it there):
 anthropic-messages blocks are ``messages[i].content[j]``; in openai-chat an
 assistant message's calls are ``messages[i].tool_calls[k]``, its reasoning the
-``reasoning_content`` field, and a tool message is one result; gemini parts
-are ``contents[i].parts[j]`` (``candidates[c].content.parts[j]`` in a
-response).
-``reasoning_content`` field, and a tool message is one result; an
-openai-responses block is ``input[i]`` / ``output[i]`` (its item), a text
-part ``input[i].content[k]``.
+``reasoning_content`` field, and a tool message is one result; gemini turns
+are ``contents[i]``, their parts ``contents[i].parts[j]``
+(``candidates[c].content.parts[j]`` in a response); an openai-responses turn
+starts at its first item ``input[i]`` (``output[i]`` in a response), a text
+part is ``input[i].content[k]``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from toolwire.conformance.memo import by_identity
 from toolwire.conformance.timeline import timeline_of
 from toolwire.harness.dialects.openai_responses.items import item_position
 from toolwire.harness.model import (
+    ANTHROPIC_MESSAGES,
+    GEMINI,
     OPENAI_RESPONSES,
     Conversation,
     OpaqueBlock,
@@ -28,8 +30,31 @@ from toolwire.harness.model import (
 )
 
 
-def turn_path(index: int) -> str:
+def turn_path(index: int, conversation: Conversation | None = None) -> str:
+    """The path of turn ``index`` in ``conversation``'s own field: ``contents[i]``
+    in gemini, the turn's first item ``input[i]`` in openai-responses (its turns
+    group items), ``messages[i]`` elsewhere (and without a conversation)."""
+    if conversation is not None and conversation.dialect == GEMINI:
+        return f"contents[{index}]"
+    if conversation is not None and conversation.dialect == OPENAI_RESPONSES:
+        return f"input[{item_position(conversation.turns, index, 0)[0]}]"
     return f"messages[{index}]"
+
+
+def system_path(dialect: str) -> str:
+    """Where a dialect's top-level system prompt lives."""
+    return {GEMINI: "systemInstruction", OPENAI_RESPONSES: "instructions"}.get(dialect, "system")
+
+
+def response_message_path(dialect: str, choice: int = 0) -> str:
+    """Where a response's one assistant message lives."""
+    if dialect == ANTHROPIC_MESSAGES:
+        return "content"
+    if dialect == GEMINI:
+        return f"candidates[{choice}].content"
+    if dialect == OPENAI_RESPONSES:
+        return "output"
+    return f"choices[{choice}].message"
 
 
 def _responses_path(root: str, turns: tuple[Turn, ...], turn_index: int, block_index: int) -> str:
@@ -42,10 +67,10 @@ def block_path(conversation: Conversation, turn_index: int, block_index: int) ->
     turn = conversation.turns[turn_index]
     if conversation.dialect == OPENAI_RESPONSES:
         return _responses_path("input", conversation.turns, turn_index, block_index)
-    base = turn_path(turn_index)
-    if conversation.dialect == "gemini":
-        return f"contents[{turn_index}].parts[{block_index}]"
-    if conversation.dialect == "anthropic-messages":
+    base = turn_path(turn_index, conversation)
+    if conversation.dialect == GEMINI:
+        return f"{base}.parts[{block_index}]"
+    if conversation.dialect == ANTHROPIC_MESSAGES:
         if turn.content_form == "string":
             return f"{base}.content"
         return f"{base}.content[{block_index}]"

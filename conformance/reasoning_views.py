@@ -141,7 +141,7 @@ def _conversation_views(conversation: Conversation) -> tuple[AssistantView, ...]
             AssistantView(
                 turns=tuple(conversation.turns[i] for i in group),
                 indices=tuple(group),
-                path=turn_path(group[0]),
+                path=turn_path(group[0], conversation),
                 tool_stretch=stretch_of_group[g] in stretch_has_calls,
                 open_loop=stretch_of_group[g] == stretch,
                 thinking=thinking,

@@ -311,7 +311,9 @@ CONVENTIONS: dict[str, tuple[str, str]] = {
     "fidelity.stop_reason": (
         "Stop reasons",
         "the documented details of the mapping (pause_turn, refusal, content_filter, a named "
-        "tool_choice answered with stop).",
+        "tool_choice answered with stop); an empty choices list loses the stop reason, and a "
+        "stop reason with no documented equivalent (Gemini MALFORMED_FUNCTION_CALL) gets no "
+        "verdict.",
     ),
     "fidelity.empty_content": (
         "Content forms",

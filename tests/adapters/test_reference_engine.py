@@ -16,13 +16,21 @@ DECLINED = {
     # Anthropic server tools (web search, web fetch, code execution) and their
     # blocks have no Chat Completions equivalent
     **{case.id: "no equivalent" for case in corpus() if "server-tools" in case.features},
+    # allowed_tools with two of three tools: Anthropic's tool_choice cannot restrict
+    # to a subset (harness/adapters/reference/allowed_tools.py)
+    "reasoning-replay/gpt5-mini-tools-plus-output-responses": "has no such restriction",
 }
 # What gemini cannot say, declined toward it (docs/conventions.md, "Gemini"):
 # parallel calls disabled, strict tools mixed or forced, names outside its pattern.
 DECLINED_TOWARD_GEMINI = ("Gemini has no switch", "VALIDATED", "cannot be expressed in gemini")
 # What only gemini can say, declined from it (docs/conventions.md, "Gemini"):
-# ANY with several allowedFunctionNames, finish reasons without a twin.
-DECLINED_FROM_GEMINI = ("several allowedFunctionNames", "has no anthropic-messages stop_reason")
+# ANY restricted to some of the tools (toward anthropic-messages), finish reasons
+# without a twin, a user turn of empty text alone (Anthropic refuses empty content).
+DECLINED_FROM_GEMINI = (
+    "has no such restriction",
+    "has no anthropic-messages stop_reason",
+    "whose only text is empty",
+)
 
 
 def declined_as_documented(case_id: str, message: str) -> bool:

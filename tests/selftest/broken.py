@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from tests.selftest import (
     broken_blind,
+    broken_choices,
     broken_gemini,
     broken_reasoning,
     broken_requests,
@@ -43,6 +44,7 @@ def _adapters() -> tuple[type[BrokenAdapter], ...]:
         broken_streams,
         broken_blind,
         broken_gemini,
+        broken_choices,
     ):
         for value in vars(module).values():
             if (

@@ -28,6 +28,7 @@ from typing import Any
 
 from toolwire.harness import __version__
 from toolwire.harness.adapters.reference import (
+    allowed_tools,
     from_responses,
     gemini_steps,
     order,
@@ -118,7 +119,11 @@ class ReferenceAdapter:
             return self.with_request(request, source).convert(payload, kind, source, target)
         if kind == "request":
             conversation = self._parse_request(payload, source)
+            # A tool choice restricted to several tools has no neutral form:
+            # resolved around the steps (allowed_tools.py).
+            conversation, restriction = allowed_tools.resolve(conversation, target)
             converted = self._request_step(source, target)(conversation)
+            converted = allowed_tools.restore(converted, restriction)
             return get_codec(target).render_request(converted)
         if kind == "response":
             response = self._parse_response(payload, source)

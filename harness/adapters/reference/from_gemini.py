@@ -9,7 +9,8 @@ Requests:
 * ``model`` turns are assistant turns: text, then ``tool_use`` blocks whose
   ``input`` is the ``args`` object; thought parts are not sent (another
   provider cannot use Gemini's thoughts or signatures: Anthropic refuses
-  thinking blocks it did not sign); empty text is dropped;
+  thinking blocks it did not sign); empty text is dropped (a user turn of
+  empty text alone is declined: Anthropic refuses empty content);
 * ``functionResponse`` parts become ``tool_result`` blocks, first in their
   user turn; the text is the response object's reading (``output`` /
   ``error`` unwrapped, otherwise its JSON text) and ``error`` sets
@@ -23,7 +24,8 @@ Requests:
 * ``functionCallingConfig``: AUTO -> auto, VALIDATED -> auto with every
   function ``strict`` (the codec reads it so), ANY -> any, ANY with one
   allowed name -> tool, NONE -> none; ANY restricted to several names has no
-  Anthropic form and is declined;
+  Anthropic form and is declined (toward openai-chat it is ``allowed_tools``:
+  ``allowed_tools.py``);
 * ``generationConfig``: ``maxOutputTokens`` -> ``max_tokens`` (default 4096,
   Anthropic requires it), ``stopSequences``, ``temperature``, ``topP``,
   ``topK``; a positive ``thinkingBudget`` -> ``thinking`` (at least 1024,
@@ -267,6 +269,13 @@ def conversation_from_gemini(conversation: Conversation, require_max: bool = Tru
             blocks = _assistant_blocks(turn, ids, index, where, thinking=False)
         elif turn.role == "user":
             blocks = _user_blocks(turn, ids, where)
+            if turn.blocks and not blocks:
+                # Anthropic refuses empty content; dropping the turn would
+                # change the conversation (the model's turn would open it).
+                raise UnsupportedConversion(
+                    f"{where} is a user turn whose only text is empty, which "
+                    "anthropic-messages refuses; dropping it would change the conversation"
+                )
         else:
             raise ConversionError(f"{where}: role {turn.role!r} is not a Gemini role (user, model)")
         if blocks:

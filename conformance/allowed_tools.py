@@ -1,0 +1,121 @@
+"""A tool choice restricted to some of the offered tools, read from any dialect.
+
+* openai-chat (and the openai family): ``{"type": "allowed_tools",
+  "allowed_tools": {"mode": "auto" | "required", "tools": [{"type":
+  "function", "function": {"name": N}}]}}``
+  (https://platform.openai.com/docs/api-reference/chat/create, ``tool_choice``);
+* openai-responses: ``{"type": "allowed_tools", "mode": ..., "tools":
+  [{"type": "function", "name": N}]}``
+  (https://platform.openai.com/docs/api-reference/responses/create);
+* gemini: ``functionCallingConfig {mode: ANY, allowedFunctionNames: [...]}``,
+  "a set of function names that, when provided, limits the functions the
+  model will call", set only with ANY
+  (https://ai.google.dev/api/caching#FunctionCallingConfig).
+
+The codecs keep these in ``Conversation.extra["tool_choice"]`` (openai) or
+``ToolChoice.raw`` (gemini, whose one-name form is already ``mode="tool"``).
+The reference adapter and ``fidelity.tool_choice`` both read them here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from toolwire.conformance.findings import Finding, finding
+from toolwire.harness.model import GEMINI, OPENAI_RESPONSES, Conversation
+
+Mode = Literal["auto", "required"]
+
+
+@dataclass(frozen=True)
+class Restriction:
+    mode: Mode
+    names: tuple[str, ...]  # in the order given, each once
+
+
+def claims_restriction(conversation: Conversation) -> bool:
+    """Whether the tool choice is an ``allowed_tools`` object (readable or not)."""
+    value = conversation.extra.get("tool_choice")
+    return isinstance(value, Mapping) and value.get("type") == "allowed_tools"
+
+
+def restriction(conversation: Conversation) -> Restriction | None:
+    """The restriction the tool choice carries; None when there is none, or
+    when it lists something other than function tools by name."""
+    if conversation.dialect == GEMINI:
+        choice = conversation.tool_choice
+        raw = choice.raw if choice is not None and isinstance(choice.raw, Mapping) else {}
+        names = raw.get("allowedFunctionNames")
+        if choice is None or choice.mode != "required" or not isinstance(names, list):
+            return None
+        if not all(isinstance(name, str) for name in names):
+            return None
+        return Restriction("required", tuple(dict.fromkeys(names)))
+    if not claims_restriction(conversation):
+        return None
+    value = conversation.extra["tool_choice"]
+    nested = conversation.dialect != OPENAI_RESPONSES
+    inner = value.get("allowed_tools") if nested else value
+    if not isinstance(inner, Mapping) or inner.get("mode") not in ("auto", "required"):
+        return None
+    names = _function_names(inner.get("tools"), nested)
+    if names is None:
+        return None
+    return Restriction("auto" if inner["mode"] == "auto" else "required", names)
+
+
+def _function_names(tools: Any, nested: bool) -> tuple[str, ...] | None:
+    if not isinstance(tools, list):
+        return None
+    names: list[str] = []
+    for tool in tools:
+        if not isinstance(tool, Mapping) or tool.get("type") != "function":
+            return None
+        holder = tool.get("function") if nested else tool
+        name = holder.get("name") if isinstance(holder, Mapping) else None
+        if not isinstance(name, str):
+            return None
+        names.append(name)
+    return tuple(dict.fromkeys(names))
+
+
+def offered(conversation: Conversation) -> frozenset[str]:
+    """The names of the function tools the conversation offers."""
+    return frozenset(
+        tool.name for tool in conversation.tools or () if tool.kind == "function" and tool.name
+    )
+
+
+def allowed(conversation: Conversation) -> frozenset[str] | None:
+    """The offered tools the choice lets the model call; None without a restriction."""
+    kept = restriction(conversation)
+    return None if kept is None else offered(conversation) & set(kept.names)
+
+
+def allowed_finding(before: Conversation, after: Conversation, mode: str) -> Finding | None:
+    """fidelity.tool_choice's finding when the tools the model may call differ
+    (the modes already agree: ``mode`` is theirs)."""
+    # Judged where a side restricts the tools (else every offered tool is
+    # callable on both sides, and a lost tool is fidelity.tool_definitions').
+    source, output = allowed(before), allowed(after)
+    if mode not in ("auto", "required") or (source is None and output is None):
+        return None
+    expected = offered(before) if source is None else source
+    actual = offered(after) if output is None else output
+    if expected == actual:
+        return None
+    where = "toolConfig.functionCallingConfig" if after.dialect == GEMINI else "tool_choice"
+    return finding(
+        "fidelity.tool_choice",
+        f"tool_choice lets the model call {_names(expected)} in the source, but "
+        f"{_names(actual)} in the output ({where})",
+        where,
+        expected=sorted(expected),
+        actual=sorted(actual),
+    )
+
+
+def _names(names: frozenset[str]) -> str:
+    return ", ".join(map(repr, sorted(names))) or "no tool"

@@ -1,0 +1,100 @@
+"""A tool choice restricted to several of the offered tools.
+
+Three dialects can say "call one of these tools" (or "may call only these"):
+
+* openai-chat ``{"type": "allowed_tools", "allowed_tools": {"mode": "auto" |
+  "required", "tools": [{"type": "function", "function": {"name": N}}]}}``
+  (https://platform.openai.com/docs/api-reference/chat/create, ``tool_choice``;
+  openai-python ``ChatCompletionAllowedToolChoiceParam``);
+* openai-responses ``{"type": "allowed_tools", "mode": ..., "tools":
+  [{"type": "function", "name": N}]}``
+  (https://platform.openai.com/docs/api-reference/responses/create);
+* gemini ``functionCallingConfig: {mode: ANY, allowedFunctionNames: [...]}``,
+  names allowed only with ANY
+  (https://ai.google.dev/api/caching#FunctionCallingConfig).
+
+The wire forms are read by ``toolwire.conformance.allowed_tools``, which
+``fidelity.tool_choice`` judges with. The neutral model has one tool name at
+most, so the adapter resolves a
+restriction before the conversion steps and writes it back after them
+(``resolve`` / ``restore``). A restriction that means a plain choice becomes
+that choice: every offered tool allowed is ``auto`` / ``required``; ``required``
+with one tool is that tool. Any other restriction is carried where the
+target can say it (openai-chat and openai-responses both modes, gemini
+``required`` only) and declined elsewhere (anthropic-messages,
+deepseek-chat, gemini ``auto``): dropping it would let the model call tools
+the source ruled out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from toolwire.conformance.allowed_tools import (
+    Mode,
+    Restriction,
+    claims_restriction,
+    offered,
+    restriction,
+)
+from toolwire.harness.adapters.base import UnsupportedConversion
+from toolwire.harness.model import GEMINI, OPENAI_CHAT, OPENAI_RESPONSES, Conversation, ToolChoice
+
+
+def resolve(conversation: Conversation, target: str) -> tuple[Conversation, Restriction | None]:
+    """``conversation`` with its restriction turned into a plain choice, and the
+    restriction the target must still carry (None when the plain choice says it
+    all). Declines a restriction ``target`` cannot say."""
+    found = restriction(conversation)
+    if found is None:
+        if claims_restriction(conversation):
+            raise UnsupportedConversion(
+                "tool_choice allowed_tools lists something other than function tools by "
+                "name (hosted or custom tools), which have no equivalent here"
+            )
+        return conversation, None
+    extra = {k: v for k, v in conversation.extra.items() if k != "tool_choice"}
+    tools = offered(conversation)
+    plain: ToolChoice
+    if set(found.names) >= tools:
+        plain, left = ToolChoice(found.mode), None
+    elif found.mode == "required" and len(found.names) == 1:
+        plain, left = ToolChoice("tool", found.names[0]), None
+    else:
+        plain, left = ToolChoice(found.mode), found
+    if left is not None and not _carries(target, left.mode):
+        raise UnsupportedConversion(
+            f"tool_choice allows {left.mode} calls of {len(left.names)} of the "
+            f"{len(tools)} tools offered; {target} has no such restriction "
+            "(its tool choice forces any tool, one tool or none)"
+        )
+    return replace(conversation, tool_choice=plain, extra=extra), left
+
+
+def _carries(target: str, mode: Mode) -> bool:
+    # Gemini names functions only in mode ANY (allowed_function_names "should
+    # only be set when the Mode is ANY").
+    return target in (OPENAI_CHAT, OPENAI_RESPONSES) or (target == GEMINI and mode == "required")
+
+
+def restore(conversation: Conversation, kept: Restriction | None) -> Conversation:
+    """The converted ``conversation`` carrying ``kept`` in its own form."""
+    if kept is None:
+        return conversation
+    names = list(kept.names)
+    if conversation.dialect == GEMINI:
+        raw = {"mode": "ANY", "allowedFunctionNames": names}
+        return replace(conversation, tool_choice=ToolChoice("required", raw=raw))
+    if conversation.dialect == OPENAI_RESPONSES:
+        tools: list[dict[str, Any]] = [{"type": "function", "name": n} for n in names]
+        value: dict[str, Any] = {"type": "allowed_tools", "mode": kept.mode, "tools": tools}
+    else:
+        tools = [{"type": "function", "function": {"name": n}} for n in names]
+        value = {
+            "type": "allowed_tools",
+            "allowed_tools": {"mode": kept.mode, "tools": tools},
+        }
+    return replace(
+        conversation, tool_choice=None, extra={**conversation.extra, "tool_choice": value}
+    )
