@@ -26,6 +26,12 @@ openai family that has no flag, when its content starts with ``Error:``
 Gemini results are JSON objects: a result is the same when it is the same
 JSON value, or the same text under a one-key wrapper (``result``,
 ``content``...), as conformance/result_objects.py explains.
+
+Each source result is compared with the output's result for the same call:
+paired by id, or, where a gemini side holds results without ids, by the call
+each answers (Gemini pairs those by name and order:
+fidelity_view.result_keys), so results left out of call order once their ids
+are gone are each compared with the result their call now gets.
 """
 
 from __future__ import annotations
