@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from toolwire.harness.model import ThinkingBlock
 
@@ -61,17 +62,35 @@ def strip_error_mark(text: str) -> str:
     return text
 
 
+def json_value(text: str) -> tuple[bool, Any]:
+    """``(True, value)`` when ``text`` is the JSON text of an object or an
+    array, else ``(False, None)``: how a result's text is read as JSON
+    everywhere (the envelopes below, conformance/result_objects.py, the replay
+    upstream's matcher). A bare number or word is a result's text, not a JSON
+    value; a JSON text nested too deep to read is no JSON value either."""
+    if text.lstrip()[:1] not in ("{", "["):
+        return False, None
+    try:
+        return True, json.loads(text)
+    except (ValueError, RecursionError):
+        return False, None
+
+
+def one_key_string(text: str) -> tuple[str, str] | None:
+    """``(key, string)`` when ``text`` is the JSON of an object with one key
+    whose value is a string, else None: the shape of every envelope below."""
+    found, value = json_value(text)
+    if found and isinstance(value, dict) and len(value) == 1:
+        ((key, inner),) = value.items()
+        if isinstance(inner, str):
+            return str(key), inner
+    return None
+
+
 def error_envelope(text: str) -> str | None:
     """The text inside a ``{"error": "<text>"}`` content, else None."""
-    if not text.lstrip().startswith("{"):
-        return None
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if isinstance(value, dict) and list(value) == ["error"] and isinstance(value["error"], str):
-        return str(value["error"])
-    return None
+    found = one_key_string(text)
+    return found[1] if found is not None and found[0] == "error" else None
 
 
 # The keys clients wrap a function's output in, as a Gemini
@@ -85,17 +104,8 @@ OUTPUT_ENVELOPE_KEYS = frozenset({"output", "result", "content", "return_value"}
 def output_envelope(text: str) -> str | None:
     """The text inside a ``{"<key>": "<text>"}`` content whose one key is an
     output envelope's, else None."""
-    if not text.lstrip().startswith("{"):
-        return None
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    if isinstance(value, dict) and len(value) == 1:
-        ((key, inner),) = value.items()
-        if key in OUTPUT_ENVELOPE_KEYS and isinstance(inner, str):
-            return inner
-    return None
+    found = one_key_string(text)
+    return found[1] if found is not None and found[0] in OUTPUT_ENVELOPE_KEYS else None
 
 
 def read_result(text: str, flag: bool | None, dialect: str) -> tuple[bool, str]:

@@ -26,6 +26,12 @@ openai family that has no flag, when its content starts with ``Error:``
 Gemini results are JSON objects: a result is the same when it is the same
 JSON value, or the same text under a one-key wrapper (``result``,
 ``content``...), as conformance/result_objects.py explains.
+
+Each source result is compared with the output's result for the same call:
+paired by id, or, where a gemini side holds results without ids, by the call
+each answers (Gemini pairs those by name and order:
+fidelity_view.result_keys), so results left out of call order once their ids
+are gone are each compared with the result their call now gets.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from toolwire.conformance.fidelity_view import (
     first_difference,
     from_qwen_markup,
     pair_up,
+    result_keys,
     result_refs,
     semantic_messages,
     short,
@@ -138,7 +145,8 @@ def check_text(
     found.extend(_compare_messages(source_said, output_said))
     # Through gemini a result travels as an object: JSON-equal texts are the same.
     objects = GEMINI in (source.dialect, output.dialect, *(through or ()))
-    found.extend(_compare_results(source_results, output_results, id_mapping, objects))
+    keys = result_keys(source, output, id_mapping)
+    found.extend(_compare_results(source_results, output_results, keys, objects))
     return found
 
 
@@ -188,14 +196,14 @@ def _compare_messages(source: Sequence[_Said], output: Sequence[_Said]) -> list[
 def _compare_results(
     source: Sequence[ResultRef],
     output: Sequence[ResultRef],
-    id_mapping: Mapping[str, str] | None,
+    keys: tuple[Sequence[str | None], Sequence[str | None], Mapping[str, str] | None],
     objects: bool = False,
 ) -> list[Finding]:
-    """``objects``: a side is gemini, whose results are JSON objects
-    (conformance/result_objects.py)."""
-    pairs = pair_up(
-        [r.result.call_id for r in source], [r.result.call_id for r in output], id_mapping
-    )
+    """Each source result against the output's result for the same call
+    (``keys``: fidelity_view.result_keys). ``objects``: a side is gemini,
+    whose results are JSON objects (conformance/result_objects.py)."""
+    source_keys, output_keys, mapping = keys
+    pairs = pair_up(source_keys, output_keys, mapping)
     found = []
     for i, j in pairs:
         expected, actual = visible_pieces(source[i].pieces), visible_pieces(output[j].pieces)
@@ -207,9 +215,19 @@ def _compare_results(
         if not same_text(expected, actual) and not (
             objects and _same_as_objects(source[i], output[j], expected, actual)
         ):
-            what = f"the result for {output[j].result.call_id!r}"
+            what = _result_named(output[j], output_keys[j])
             found.append(_text_finding(what, output[j].path, tuple(expected), tuple(actual)))
     return found
+
+
+def _result_named(result: ResultRef, key: str | None) -> str:
+    if result.result.call_id or key is None:
+        return f"the result for {result.result.call_id!r}"
+    # keyed by the call it answers (fidelity_view.result_keys): say how it answers it
+    return (
+        f"the result answering the source's {key} ({result.result.name}: without an id, "
+        "a Gemini result answers by name and order)"
+    )
 
 
 def _same_as_objects(

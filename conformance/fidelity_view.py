@@ -21,6 +21,7 @@ from toolwire.conformance.conventions import (
     strip_error_mark,
 )
 from toolwire.conformance.memo import by_identity
+from toolwire.conformance.pairing_gemini import answered_calls
 from toolwire.conformance.paths import (
     call_paths,
     response_block_path,
@@ -34,6 +35,7 @@ from toolwire.conformance.timeline import timeline_of
 from toolwire.harness.model import (
     GEMINI,
     QWEN_XML,
+    Conversation,
     TextBlock,
     ToolCall,
     ToolResult,
@@ -168,6 +170,60 @@ def pair_up(
     rest_output = [j for j in range(len(output_keys)) if j not in used]
     pairs.update(zip(rest_source, rest_output, strict=False))
     return sorted(pairs.items())
+
+
+def result_keys(
+    source: PayloadUnderTest,
+    output: PayloadUnderTest,
+    mapping: Mapping[str, str] | None = None,
+) -> tuple[list[str | None], list[str | None], Mapping[str, str] | None]:
+    """Keys that pair the results of two conversations (for ``pair_up``), and
+    the id mapping to pair them through: their call ids. But where a gemini
+    side has a result without an id, that result answers the first open call
+    of its name (by name and order, docs/conventions.md): results out of call
+    order then answer other calls than their ids said, and position would pair
+    each with the wrong one. There every result is keyed by the source call it
+    answers (an output call pairs with a source call by id, else by position)."""
+    source_talk, output_talk = source.conversation, output.conversation
+    if (
+        source_talk is None
+        or output_talk is None
+        or not any(_id_less_gemini_result(side) for side in (source_talk, output_talk))
+    ):
+        return (
+            [r.result.call_id for r in result_refs(source)],
+            [r.result.call_id for r in result_refs(output)],
+            mapping,
+        )
+    source_calls = timeline_of(source_talk).calls
+    output_calls = timeline_of(output_talk).calls
+    pairs = pair_up([s.call.id for s in source_calls], [s.call.id for s in output_calls], mapping)
+    onto_source = {j: i for i, j in pairs}
+    return (
+        _answered_keys(source_talk, {i: i for i in range(len(source_calls))}),
+        _answered_keys(output_talk, onto_source),
+        None,
+    )
+
+
+def _id_less_gemini_result(conversation: Conversation) -> bool:
+    return conversation.dialect == GEMINI and any(
+        not site.result.call_id for site in timeline_of(conversation).results
+    )
+
+
+def _answered_keys(conversation: Conversation, onto: Mapping[int, int]) -> list[str | None]:
+    """Per result, "call #n": the source call (``onto`` maps this side's call
+    index to the source's) it answers; None for a result that answers none."""
+    timeline = timeline_of(conversation)
+    index = {(s.turn_index, s.block_index): n for n, s in enumerate(timeline.calls)}
+    answered = answered_calls(conversation)
+    keys: list[str | None] = []
+    for site in timeline.results:
+        call = answered.get((site.turn_index, site.block_index))
+        number = None if call is None else onto.get(index[(call.turn_index, call.block_index)])
+        keys.append(None if number is None else f"call #{number + 1}")
+    return keys
 
 
 def _plain_keys(keys: Sequence[object]) -> bool:

@@ -33,10 +33,36 @@ class WindowMatch:
 
 
 def match_window(conversation: Conversation, call_turn: CallTurn) -> WindowMatch:
-    timeline = timeline_of(conversation)
     open_calls = list(call_turn.calls)
     answered: list[CallSite] = []
     orphans: list[ResultSite] = []
+    for site, call in _window_answers(conversation, call_turn):
+        if call is None:
+            orphans.append(site)
+        else:
+            open_calls.remove(call)
+            answered.append(call)
+    return WindowMatch(tuple(answered), tuple(open_calls), tuple(orphans))
+
+
+def answered_calls(conversation: Conversation) -> dict[tuple[int, int], CallSite]:
+    """The call each result answers, by the result's (turn, block) place: the
+    meaning a Gemini request gives its results (an orphan has no entry)."""
+    found: dict[tuple[int, int], CallSite] = {}
+    for call_turn in timeline_of(conversation).call_turns:
+        for site, call in _window_answers(conversation, call_turn):
+            if call is not None:
+                found[(site.turn_index, site.block_index)] = call
+    return found
+
+
+def _window_answers(
+    conversation: Conversation, call_turn: CallTurn
+) -> list[tuple[ResultSite, CallSite | None]]:
+    """Each result of the call turn's answer window, with the call it answers."""
+    timeline = timeline_of(conversation)
+    open_calls = list(call_turn.calls)
+    paired: list[tuple[ResultSite, CallSite | None]] = []
     for index in call_turn.window:
         for site in timeline.results_by_turn.get(index, ()):
             result = site.result
@@ -46,10 +72,8 @@ def match_window(conversation: Conversation, call_turn: CallTurn) -> WindowMatch
                 match = [c for c in open_calls if c.call.name == result.name]
             if match:
                 open_calls.remove(match[0])
-                answered.append(match[0])
-            else:
-                orphans.append(site)
-    return WindowMatch(tuple(answered), tuple(open_calls), tuple(orphans))
+            paired.append((site, match[0] if match else None))
+    return paired
 
 
 def unmatched_results(conversation: Conversation) -> list[ResultSite]:

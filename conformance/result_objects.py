@@ -20,20 +20,8 @@ whether two texts are the same JSON value.
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from toolwire.conformance.conventions import output_envelope, strip_error_mark
+from toolwire.conformance.conventions import json_value, output_envelope, strip_error_mark
 from toolwire.conformance.fidelity_arguments import json_equal
-
-
-def _json(text: str) -> tuple[bool, Any]:
-    if text.lstrip()[:1] not in ("{", "["):
-        return False, None
-    try:
-        return True, json.loads(text)
-    except (ValueError, RecursionError):
-        return False, None
 
 
 def readings(text: str) -> tuple[str, ...]:
@@ -46,8 +34,8 @@ def readings(text: str) -> tuple[str, ...]:
 def same_json(left: str, right: str) -> bool:
     """Whether both texts are JSON objects or arrays holding the same value
     (``json_equal``: booleans are not numbers, numbers compare by value)."""
-    left_ok, left_value = _json(left)
-    right_ok, right_value = _json(right)
+    left_ok, left_value = json_value(left)
+    right_ok, right_value = json_value(right)
     if not (left_ok and right_ok):
         return False
     return json_equal(left_value, right_value)

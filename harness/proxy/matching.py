@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 from urllib.parse import parse_qsl, urlsplit
 
-from toolwire.conformance.conventions import strip_error_mark
+from toolwire.conformance.conventions import json_value, output_envelope, strip_error_mark
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.model import (
@@ -299,23 +299,17 @@ def _add(
 
 
 def _result_value(text: str) -> Any:
-    """A result as its meaning: JSON text is its value, and a Gemini response
-    object of one string field (``{"output": ...}``, ``{"result": ...}``,
-    ``{"content": ...}``: Gemini takes any object, https://ai.google.dev/api/caching#FunctionResponse)
-    is that string's. Converters re-serialise and wrap results; the rules,
-    not the matcher, judge how."""
-    for _ in range(3):  # a wrapped JSON string holds JSON again, a few levels at most
-        try:
-            value = json.loads(text)
-        except ValueError:
-            return text
-        if isinstance(value, dict) and len(value) == 1:
-            (inner,) = value.values()
-            if isinstance(inner, str):
-                text = strip_error_mark(_unfolded(inner))  # a marker inside the wrapper
-                continue
-        return value
-    return text
+    """A result as its meaning, read as the rules read it (conformance/conventions.py):
+    JSON text is its value, and an output envelope (``{"output": ...}``,
+    ``{"result": ...}``, ``{"content": ...}``: Gemini takes any object,
+    https://ai.google.dev/api/caching#FunctionResponse) is the text it holds.
+    Converters re-serialise and wrap results; the rules, not the matcher,
+    judge how."""
+    inner = output_envelope(text)
+    if inner is not None:
+        text = strip_error_mark(_unfolded(inner))  # a marker inside the envelope
+    found, value = json_value(text)
+    return value if found else text
 
 
 class _Ordinals:

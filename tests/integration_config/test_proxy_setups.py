@@ -49,7 +49,9 @@ def _started(proxy: Proxy, work: Path) -> tuple[dict[str, str], list[str]]:
     return env, words[1 + len(assignments) :]
 
 
-def test_the_three_proxies_and_their_runs() -> None:
+def test_every_proxy_setup_its_runs_and_its_pinned_release() -> None:
+    """Five set-ups of three proxies (LiteLLM and claude-code-router each also
+    toward a Gemini-shaped upstream), seven runs, one report folder each."""
     assert NAMES == [
         "litellm",
         "litellm-gemini",

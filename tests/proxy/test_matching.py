@@ -175,12 +175,7 @@ def test_most_reference_conversions_match_gemini_and_responses_twins() -> None:
     assert {"gemini", "openai-responses"} <= backs | {case(p[0]).dialect for p in pairs}
     converted, mismatches = _reference_mismatches(pairs)
     assert converted >= 200
-    # The Gemini twin of results-out-of-order answers its four id-less calls in
-    # another order, which pairs them differently (a result without an id
-    # answers by name and order): a difference of the recordings, left to the
-    # twin tests.
-    unexplained = [m for m in mismatches if not m.startswith("parallel/results-out-of-order-")]
-    assert unexplained == [], "\n".join(unexplained)
+    assert mismatches == [], "\n".join(mismatches)
 
 
 def _weather_requests() -> tuple[Matcher, dict[str, Any], dict[str, Any]]:
@@ -265,3 +260,48 @@ def test_a_body_the_back_dialect_cannot_read_is_named_unreadable() -> None:
     assert _key(matcher, None).value["conversation"] == {"unreadable": "the body is not JSON"}
     unreadable = _key(matcher, {"messages": "nope"}).value["conversation"]["unreadable"]
     assert unreadable.startswith("the openai-chat codec cannot read it: ")
+
+
+def _result_key(content: str) -> Any:
+    """The conversation key of a one-call openai-chat request whose result is ``content``."""
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    body = {
+        "model": "m",
+        "messages": [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "c1", "content": content},
+        ],
+    }
+    return _key(Matcher("conversation", "openai-chat"), body)
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        # an output envelope says the text it holds, an Error: marker inside it too
+        ('{"content": "sunny, 21 C"}', "sunny, 21 C"),
+        ('{"result": "Error: no such city"}', "Error: no such city"),
+        # JSON text is its value: spacing and key order are form
+        ('{"b": 2, "a": [1, 2]}', '{"a":[1,2],"b":2}'),
+        # a JSON text inside an envelope is that value
+        ('{"output": "{\\"a\\": 1}"}', '{"a":1}'),
+    ],
+)
+def test_a_result_is_read_as_the_rules_read_it(left: str, right: str) -> None:
+    assert _result_key(left) == _result_key(right)
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        # a key of the tool's own is no envelope (conventions.OUTPUT_ENVELOPE_KEYS)
+        ('{"city": "Oslo"}', "Oslo"),
+        # an envelope whose value is no string holds no text
+        ('{"result": 42}', "42"),
+        # a bare number is a result's text, not a JSON value
+        ("1e3", "1000.0"),
+    ],
+)
+def test_a_result_that_says_something_else_is_told_apart(left: str, right: str) -> None:
+    assert _result_key(left) != _result_key(right)

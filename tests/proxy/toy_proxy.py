@@ -25,7 +25,14 @@ the answer back -> front and returns it (event by event for streams). A
   ``"stream": true`` in the body of a ``:generateContent`` call (Gemini reads
   the stream choice from the method in the URL);
 * ``gemini-no-sse``: toward Gemini, streams with ``:streamGenerateContent``
-  but without ``alt=sse`` (Gemini then answers one JSON array).
+  but without ``alt=sse`` (Gemini then answers one JSON array);
+* ``gemini-drop-ids``: toward Gemini, drops the ``id`` of every function call
+  and response and keeps the results in the client's order (as LiteLLM does
+  for models before Gemini 3): results out of call order then answer, by name
+  and order, other calls than their ids said;
+* ``gemini-drop-ids-in-call-order``: drops the ids too, but puts each turn's
+  function responses in the order of the calls they answer: no fault, a
+  correct conversion that differs from the recording.
 
 Toward Gemini it names the model and the stream choice in the path and
 passes its key as ``?key=`` (both as Gemini allows); from a Gemini front it
@@ -71,6 +78,8 @@ FAULTS = (
     "die",
     "gemini-stream-in-body",
     "gemini-no-sse",
+    "gemini-drop-ids",
+    "gemini-drop-ids-in-call-order",
 )
 UPSTREAM_PATHS = {
     "anthropic-messages": "/v1/messages",
@@ -159,6 +168,9 @@ class ToyProxy:
 
 
 def _apply_request_fault(body: dict[str, Any], fault: str | None) -> dict[str, Any]:
+    if fault in ("gemini-drop-ids", "gemini-drop-ids-in-call-order"):
+        _drop_gemini_ids(body.get("contents", []), fault.endswith("in-call-order"))
+        return body
     messages = body.get("messages", [])
     if fault == "drop-reasoning":
         for message in messages:
@@ -196,6 +208,31 @@ def _apply_request_fault(body: dict[str, Any], fault: str | None) -> dict[str, A
                 call["function"]["name"] += "_renamed"
                 return body
     return body
+
+
+def _drop_gemini_ids(contents: list[dict[str, Any]], in_call_order: bool) -> None:
+    """Gemini function calls and responses without their ids; ``in_call_order``:
+    each turn's responses sorted into the order of the calls they answered."""
+    order: dict[str, int] = {}
+    for content in contents:
+        parts = content.get("parts") or []
+        for part in parts:
+            call = part.get("functionCall")
+            if call is not None and call.get("id"):
+                order[call["id"]] = len(order)
+        if in_call_order:  # the response parts change places among themselves
+            slots = [i for i, part in enumerate(parts) if "functionResponse" in part]
+            ranked = sorted((parts[i] for i in slots), key=lambda p: order.get(_response_id(p), 0))
+            for slot, part in zip(slots, ranked, strict=True):
+                parts[slot] = part
+        for part in parts:
+            for key in ("functionCall", "functionResponse"):
+                if key in part:
+                    part[key].pop("id", None)
+
+
+def _response_id(part: dict[str, Any]) -> str:
+    return str((part.get("functionResponse") or {}).get("id") or "")
 
 
 def _empty_arguments(answer: dict[str, Any]) -> None:
