@@ -220,9 +220,19 @@ def _compare_results(
     return found
 
 
+def _result_label(result: ResultRef) -> str:
+    """A result named by the call id it answers; without an id (Gemini, Qwen
+    XML) by its tool's name, never "the result for None"."""
+    if result.result.call_id:
+        return f"the result for {result.result.call_id!r}"
+    if result.result.name:
+        return f"the result of {result.result.name}"
+    return "the result"
+
+
 def _result_named(result: ResultRef, key: str | None) -> str:
     if result.result.call_id or key is None:
-        return f"the result for {result.result.call_id!r}"
+        return _result_label(result)
     # keyed by the call it answers (fidelity_view.result_keys): say how it answers it
     return (
         f"the result answering the source's {key} ({result.result.name}: without an id, "
@@ -324,7 +334,7 @@ def check_error_flag(
         found.append(
             finding(
                 "fidelity.error_flag",
-                f"the result for {ref.result.call_id!r} at {ref.path} {change}",
+                f"{_result_label(ref)} at {ref.path} {change}",
                 ref.path,
                 expected=was,
                 actual=now,

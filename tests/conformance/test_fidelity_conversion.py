@@ -421,3 +421,32 @@ def test_whitespace_anthropic_does_not_require_dropping_is_still_text() -> None:
         [ASK, {"role": "assistant", "content": "Hi"}, {"role": "user", "content": "Go on"}]
     )
     assert only(_check("fidelity.text", middle, trimmed)).code == "fidelity.text"
+
+
+def test_an_error_flag_finding_names_an_id_less_result_by_its_tool() -> None:
+    # Gemini results may carry no id: the finding names the tool, never "None".
+    source = openai_request(
+        [
+            ASK,
+            {"role": "assistant", **_openai_calls(("call_1", '{"city": "Paris"}'))},
+            {"role": "tool", "tool_call_id": "call_1", "content": "Error: city not found"},
+        ],
+        tools=[TOOL_OPENAI],
+    )
+    call = {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}
+    answer = {"name": "get_weather", "response": {"output": "city not found"}}
+    output = payload(
+        "gemini",
+        "request",
+        {
+            "contents": [
+                {"role": "user", "parts": [{"text": "Weather in Paris?"}]},
+                {"role": "model", "parts": [call]},
+                {"role": "user", "parts": [{"functionResponse": answer}]},
+            ]
+        },
+    )
+    found = _check("fidelity.error_flag", source, output)
+    assert found, "the lost error mark is a finding"
+    assert "the result of get_weather" in found[0].message
+    assert "None" not in found[0].message
