@@ -320,11 +320,11 @@ def check_error_flag(
         ):
             continue
         ref = output_results[j]
-        how = (
-            "is_error: true"
-            if output.dialect == "anthropic-messages"
-            else "content starting 'Error:'"
-        )
+        how = {
+            ANTHROPIC_MESSAGES: "is_error: true",
+            # FunctionResponse: "error" key to specify error details
+            GEMINI: 'a response with an "error" key',
+        }.get(output.dialect, "content starting 'Error:'")
         change = (
             f"failed in the source ({source_results[i].path}) but is not marked failed; "
             f"expected {how}"

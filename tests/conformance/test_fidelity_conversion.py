@@ -450,3 +450,4 @@ def test_an_error_flag_finding_names_an_id_less_result_by_its_tool() -> None:
     assert found, "the lost error mark is a finding"
     assert "the result of get_weather" in found[0].message
     assert "None" not in found[0].message
+    assert 'expected a response with an "error" key' in found[0].message
