@@ -304,8 +304,6 @@ def _stop_reason(stream: StreamTranscript) -> str | None:
 def check_chunk_id(stream: StreamTranscript) -> list[Finding] | None:
     if stream.dialect in (ANTHROPIC_MESSAGES, OPENAI_RESPONSES) or not stream.response.id:
         return None  # no chunk id to compare
-    if sum(1 for event in stream.events if event.data.lstrip().startswith("{")) < 2:
-        return None  # one chunk: no second id to compare it with
     issues = [issue for issue in stream.issues if issue.code == "id_changed"]
     return _issue_findings("stream.chunk_id", issues)
 
