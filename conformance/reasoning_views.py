@@ -27,10 +27,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from toolwire.conformance.memo import by_identity
-from toolwire.conformance.paths import block_path, response_block_path, turn_path
+from toolwire.conformance.paths import (
+    block_path,
+    response_block_path,
+    response_message_path,
+    turn_path,
+)
 from toolwire.conformance.timeline import ASSISTANT_ROLES
 from toolwire.harness.model import (
-    ANTHROPIC_MESSAGES,
     Conversation,
     Response,
     ThinkingBlock,
@@ -82,10 +86,6 @@ def is_genuine_user_turn(turn: Turn) -> bool:
     return not turn.blocks or any(not isinstance(b, ToolResult) for b in turn.blocks)
 
 
-def response_path(response: Response) -> str:
-    return "content" if response.dialect == ANTHROPIC_MESSAGES else "choices[0].message"
-
-
 def assistant_views(payload: Conversation | Response) -> list[AssistantView]:
     if isinstance(payload, Response):
         # A response without choices (a library that drops a candidate it cannot
@@ -103,7 +103,9 @@ def _response_view(response: Response) -> AssistantView:
         if isinstance(block, ThinkingBlock)
     )
     has_calls = bool(message.tool_calls)
-    return AssistantView((message,), (), response_path(response), has_calls, True, thinking)
+    return AssistantView(
+        (message,), (), response_message_path(response.dialect), has_calls, True, thinking
+    )
 
 
 @by_identity  # read by several reasoning checks per payload: built once (toolwire.conformance.memo)

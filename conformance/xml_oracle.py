@@ -15,8 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolwire.conformance.context import ConversionUnderTest
-from toolwire.conformance.paths import block_path, response_block_path, turn_path
-from toolwire.conformance.reasoning_views import response_path
+from toolwire.conformance.paths import (
+    block_path,
+    response_block_path,
+    response_message_path,
+    turn_path,
+)
 from toolwire.conformance.timeline import ASSISTANT_ROLES
 from toolwire.conformance.xml_values import same_json
 from toolwire.harness.dialects.qwen_xml import REJECTED_CALL, QwenParse, parse_qwen_xml
@@ -165,7 +169,13 @@ def _paired_turns(
         if not isinstance(output, Response):
             return []
         return [
-            (source.message, response_path(source), output.message, None, response_path(output))
+            (
+                source.message,
+                response_message_path(source.dialect),
+                output.message,
+                None,
+                response_message_path(output.dialect),
+            )
         ]
     if not isinstance(output, Conversation):
         return []
