@@ -234,7 +234,7 @@ def check_tool_choice(source: PayloadUnderTest, output: PayloadUnderTest) -> lis
     if expected[:2] == actual[:2]:
         narrowed = allowed_finding(before, after, expected[0])
         found.extend([narrowed] if narrowed is not None else [])
-    if expected[:2] != actual[:2]:
+    else:
         found.append(
             finding(
                 "fidelity.tool_choice",

@@ -138,8 +138,7 @@ def check_stop_reason(
     calls_now_named = actual.canonical == "tool_use" and bool(after.message.tool_calls)
     if same or (expected.canonical == "end_turn" and calls_now_named):
         return []
-    path, wire = _WIRE_PATH.get(output.dialect, ("choices[0].finish_reason", _OPENAI_WIRE))
-    wanted = wire.get(expected.canonical, expected.raw)
+    path, wanted = _wanted(expected, output.dialect)
     got = "no stop reason" if actual.raw is None else repr(actual.raw)
     return [
         finding(
@@ -153,12 +152,17 @@ def check_stop_reason(
     ]
 
 
+def _wanted(expected: StopReason, dialect: str) -> tuple[str, str | None]:
+    """Where ``dialect`` says a stop reason, and how it says ``expected``."""
+    path, wire = _WIRE_PATH.get(dialect, ("choices[0].finish_reason", _OPENAI_WIRE))
+    return path, wire.get(expected.canonical, expected.raw)
+
+
 def _choice_lost(expected: StopReason, dialect: str) -> Finding:
     # An empty choices / candidates list carries no stop reason at all: the
     # same loss as a null finish_reason, and a client reading choices[0]
     # fails (openai/openai-agents-python#1559).
-    path, wire = _WIRE_PATH.get(dialect, ("choices[0].finish_reason", _OPENAI_WIRE))
-    wanted = wire.get(expected.canonical, expected.raw)
+    path, wanted = _wanted(expected, dialect)
     field = path.split("[", 1)[0]
     return finding(
         "fidelity.stop_reason",

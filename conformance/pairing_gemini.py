@@ -33,16 +33,11 @@ class WindowMatch:
 
 
 def match_window(conversation: Conversation, call_turn: CallTurn) -> WindowMatch:
-    open_calls = list(call_turn.calls)
-    answered: list[CallSite] = []
-    orphans: list[ResultSite] = []
-    for site, call in _window_answers(conversation, call_turn):
-        if call is None:
-            orphans.append(site)
-        else:
-            open_calls.remove(call)
-            answered.append(call)
-    return WindowMatch(tuple(answered), tuple(open_calls), tuple(orphans))
+    paired = _window_answers(conversation, call_turn)
+    answered = tuple(call for _, call in paired if call is not None)
+    orphans = tuple(site for site, call in paired if call is None)
+    open_calls = tuple(call for call in call_turn.calls if call not in answered)
+    return WindowMatch(answered, open_calls, orphans)
 
 
 def answered_calls(conversation: Conversation) -> dict[tuple[int, int], CallSite]:

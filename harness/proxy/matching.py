@@ -243,8 +243,8 @@ def conversation_key(
     runs: list[dict[str, Any]] = []
     if conversation.system:
         _add(runs, "system", conversation.system, ordinals)
+    keep_thinking = reasoning and dialect not in SIGNED_REASONING
     for turn in conversation.turns:
-        keep_thinking = reasoning and dialect not in SIGNED_REASONING
         _add(runs, _role_class(turn.role), turn.blocks, ordinals, keep_thinking)
     for run in runs:
         if "results" in run:
