@@ -29,6 +29,10 @@ PROPERTY_SHOULD = "toolwire_should"
 PROPERTY_WORKER = "toolwire_worker"
 # the title of the report section that explains them (-rA, -rP)
 SECTION_SHOULD = "toolwire SHOULD verdicts"
+# The session's Setup. The collector and its items look it up here rather than
+# hold it, so that the plugin can let go of every case and verdict when the
+# session ends (pytest_unconfigure), before pytest's closing garbage collections.
+SETUP: pytest.StashKey[Setup] = pytest.StashKey()
 
 
 class ToolwireFailure(Exception):
@@ -38,14 +42,11 @@ class ToolwireFailure(Exception):
 class ToolwireCorpus(pytest.Collector):
     """The corpus, as one collector under the session: its items are its cases."""
 
-    def __init__(self, *, setup: Setup, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.toolwire = setup
-
     def collect(self) -> Iterator[ToolwireItem]:
-        adapter = self.toolwire.adapter.name
+        setup = self.config.stash[SETUP]
+        adapter = setup.adapter.name
         index = 0
-        for case in self.toolwire.corpus.entries:
+        for case in setup.corpus.entries:
             if case.is_negative:
                 continue  # broken inputs for `toolwire lint`: nothing to convert
             name = f"{case.id}[{adapter}]"
@@ -69,9 +70,7 @@ class ToolwireItem(pytest.Item):
 
     @property
     def setup_state(self) -> Setup:
-        parent = self.parent
-        assert isinstance(parent, ToolwireCorpus)
-        return parent.toolwire
+        return self.config.stash[SETUP]
 
     def runtest(self) -> None:
         from toolwire.harness.errors import CorpusError

@@ -19,17 +19,13 @@ MAX_SHOULD_LINES = 50
 
 
 def write_summary(terminal: pytest.TerminalReporter, judged: Judged) -> None:
-    from toolwire.harness.engine.verdicts import OUTCOMES
-
-    verdicts = judged.verdicts()
+    verdicts = judged.verdicts()  # under xdist, perhaps all but the passes
+    counts = judged.outcome_counts()
     terminal.section("toolwire")
     terminal.write_line(
         f"adapter {judged.adapter_name} {judged.adapter_version} "
-        f"on {len(judged.records)} cases: {len(verdicts)} verdicts"
+        f"on {len(judged.records)} cases: {sum(counts.values())} verdicts"
     )
-    counts = {outcome: 0 for outcome in OUTCOMES}
-    for verdict in verdicts:
-        counts[verdict.outcome] += 1
     totals = "  ".join(f"{n} {outcome}" for outcome, n in counts.items() if n)
     terminal.write_line(totals or "no verdict")
     broken = judged.broken()

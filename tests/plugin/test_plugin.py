@@ -218,6 +218,52 @@ def test_under_xdist_each_case_is_judged_once_on_the_worker_of_its_item(
     assert recorded == {case_id: found.pop() for case_id, found in workers.items()}
 
 
+def _toolwire_section(result: pytest.RunResult) -> list[str]:
+    lines = result.stdout.lines
+    start = next(i for i, line in enumerate(lines) if "= toolwire =" in line)
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("="))
+    return [line for line in lines[start + 1 : end] if line]  # xdist may add a blank line
+
+
+@pytest.mark.parametrize("adapter", [PASS, GARBAGE])
+def test_under_xdist_the_summary_says_what_a_serial_session_says(
+    tw: pytest.Pytester, adapter: str
+) -> None:
+    # Without results.json the workers send only counts of their passes.
+    serial = _toolwire_section(_run(tw, adapter, "-n", "0"))
+    parallel = _toolwire_section(_run(tw, adapter, "-n", "2"))
+    assert parallel == serial
+    assert len(serial) >= 2  # the adapter line, the totals (and advice, or BROKEN)
+
+
+_RELEASE_CONFTEST = """
+import pytest
+from toolwire.harness import pytest_plugin
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    kept = [key for key in (pytest_plugin.SETUP, pytest_plugin._JUDGED) if key in config.stash]
+    with open("kept.txt", "w", encoding="utf-8") as file:
+        file.write(str(len(kept)))
+"""
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_the_session_lets_go_of_its_cases_and_verdicts_when_it_ends(
+    tw: pytest.Pytester, workers: str
+) -> None:
+    # pytest collects garbage three times at the end: nothing of the run's is left to walk.
+    tw.makeconftest(_RELEASE_CONFTEST)
+    reports = tw.path / "reports"
+    result = _run(tw, PASS, "-n", workers, f"--toolwire-report-dir={reports}")
+    assert result.ret == 0
+    assert (tw.path / "kept.txt").read_text(encoding="utf-8") == "0"
+    # ... after the report and the summary were written from them.
+    document = json.loads((reports / "results.json").read_text(encoding="utf-8"))
+    assert document["corpus"]["cases"] == len(CASE_IDS)
+    result.stdout.fnmatch_lines(["*= toolwire =*", "* pass  1 warn*"])
+
+
 def test_only_the_controller_writes_the_report_under_xdist(tw: pytest.Pytester) -> None:
     reports = tw.path / "reports"
     result = _run(tw, PASS, "-n", "2", f"--toolwire-report-dir={reports}")
@@ -264,7 +310,7 @@ from toolwire.harness import pytest_plugin
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session):
     config = session.config
-    setup = config.stash.get(pytest_plugin._SETUP, None)
+    setup = config.stash.get(pytest_plugin.SETUP, None)
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if setup is not None and worker:
         with open(f"loads-{worker}.json", "w", encoding="utf-8") as file:
@@ -318,7 +364,7 @@ def test_the_controller_reads_verdicts_without_the_rule_families() -> None:
         "import sys\n"
         "from toolwire.harness.pytest_plugin.state import record_from_json\n"
         'record_from_json(\'[0, "c", [], "gw0", [["c", "r", "a", "pass", '
-        '"MUST", "p", "m", [], [], null]]]\')\n'
+        '"MUST", "p", "m", [], [], null]], 0]\')\n'
         "print([m for m in ('toolwire.harness.engine.runner', 'toolwire.conformance.registry') "
         "if m in sys.modules])\n"
     )
