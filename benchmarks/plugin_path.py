@@ -20,7 +20,10 @@ command in a fresh interpreter (best of the repeats, taken in turn):
    the slower worker (start-up and collection, then its items), the
    controller after the last worker ended. Against the CPU of `-n 0` it
    says what two idle cores would give, whatever the load now (process
-   start and messages between processes aside), and
+   start and messages between processes aside). Beside it, the wall time of
+   the same runs split at the first item's start and the last item's end:
+   how much of each command is its items, how much starting and ending
+   processes, and
 4. this machine's own bound: the `-n 0` command alone, then two copies
    started together (benchmarks/parallel_ceiling.py). Two cores that slow
    each other down bound every two-process speedup below 2x.
@@ -36,6 +39,8 @@ import os
 import shutil
 import sys
 import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -62,20 +67,34 @@ def _load() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def _probe_runs(
-    command: list[str], work: Path, tag: str, repeats: int
-) -> list[dict[str, dict[str, float]]]:
-    """Each process's CPU marks, for each of ``repeats`` runs of ``command``."""
+@dataclass(frozen=True)
+class ProbeRun:
+    marks: dict[str, dict[str, float]]  # each process's marks, by name ("main", "gw0"...)
+    started: float  # the wall clock when the command was started
+    wall: float  # seconds, until the command ended
+
+    def phases(self) -> dict[str, float]:
+        """Wall seconds before the first item started, from then until the last
+        item ended (in any process), and after that until the command ended."""
+        firsts = [m["wall_first_item"] for m in self.marks.values() if "wall_first_item" in m]
+        lasts = [m["wall_last_item"] for m in self.marks.values() if "wall_last_item" in m]
+        before = min(firsts) - self.started
+        items = max(lasts) - min(firsts)
+        return {"before": before, "items": items, "after": self.wall - before - items}
+
+
+def _probe_runs(command: list[str], work: Path, tag: str, repeats: int) -> list[ProbeRun]:
+    """Each process's marks, for each of ``repeats`` runs of ``command``."""
     runs = []
     for run in range(repeats):
         folder = work / f"probe-{tag}-{run}"
         folder.mkdir()
         path = os.pathsep.join(filter(None, (str(HERE), os.environ.get("PYTHONPATH"))))
         env = {**ALONE, "TOOLWIRE_PROBE_DIR": str(folder), "PYTHONPATH": path}
-        end_to_end([*command, "-p", "xdist_probe"], work / "empty", env)
-        runs.append(
-            {p.stem.split("-")[0]: json.loads(p.read_text("utf-8")) for p in folder.iterdir()}
-        )
+        started = time.time()
+        timing = end_to_end([*command, "-p", "xdist_probe"], work / "empty", env)
+        marks = {p.stem.split("-")[0]: json.loads(p.read_text("utf-8")) for p in folder.iterdir()}
+        runs.append(ProbeRun(marks, started, timing.wall))
     return runs
 
 
@@ -100,8 +119,10 @@ def critical_path(marks: dict[str, dict[str, float]]) -> dict[str, float]:
 def xdist_critical_path(
     serial: list[str], parallel: list[str], work: Path, repeats: int
 ) -> dict[str, Any]:
-    serial_cpu = min(r["main"]["end"] for r in _probe_runs(serial, work, "n0", repeats))
-    paths = [critical_path(r) for r in _probe_runs(parallel, work, "n2", repeats)]
+    serial_runs = _probe_runs(serial, work, "n0", repeats)
+    parallel_runs = _probe_runs(parallel, work, "n2", repeats)
+    serial_cpu = min(r.marks["main"]["end"] for r in serial_runs)
+    paths = [critical_path(r.marks) for r in parallel_runs]
     best = min(paths, key=lambda p: p["critical_path"])
     ratio = serial_cpu / best["critical_path"]
     verdict = "meets" if ratio >= TARGET_XDIST_SPEEDUP else "MISSES"
@@ -118,7 +139,25 @@ def xdist_critical_path(
     print(f"        both workers {best['workers_cpu']:.3f} s)")
     target = f"{verdict} >= {TARGET_XDIST_SPEEDUP}x on two idle cores"
     print(f"  -n 0 / critical path: {ratio:.2f}x ({target})")
-    return {"n0_cpu_s": serial_cpu, "n2": best, "speedup_critical_path": round(ratio, 3)}
+    phases = {
+        "n0": min((r.phases() for r in serial_runs), key=lambda p: sum(p.values())),
+        "n2": min((r.phases() for r in parallel_runs), key=lambda p: sum(p.values())),
+    }
+    print("  wall of the same runs (fastest of each), split at the first item's start")
+    print("  and the last item's end:        before    items    after    total")
+    for label, split in phases.items():
+        cells = "  ".join(f"{split[k]:6.3f} s" for k in ("before", "items", "after"))
+        print(f"    -n {label[1]}                        {cells}  {sum(split.values()):6.3f} s")
+    items_ratio = phases["n0"]["items"] / phases["n2"]["items"]
+    total_ratio = sum(phases["n0"].values()) / sum(phases["n2"].values())
+    print(f"    -n 0 / -n 2: the items {items_ratio:.2f}x, the whole command {total_ratio:.2f}x")
+    return {
+        "n0_cpu_s": serial_cpu,
+        "n2": best,
+        "speedup_critical_path": round(ratio, 3),
+        "wall_phases": phases,
+        "speedup_items_wall": round(items_ratio, 3),
+    }
 
 
 def bench(repeats: int, root: Path, work: Path) -> dict[str, Any]:

@@ -5,8 +5,10 @@ Loaded with ``-p xdist_probe`` (benchmarks/ on PYTHONPATH) and
 worker, or the one serial process) writes ``<name>-<pid>.json`` there: its
 own CPU clock (user + system, all its threads) at start-up, end of
 collection, first and last item, and, in the controller, when the first
-report arrived and when the last worker went down. benchmarks/plugin_path.py
-turns them into the critical path of ``pytest -n 2``.
+report arrived and when the last worker went down; and the wall clock when
+its first item started and its last item ended. benchmarks/plugin_path.py
+turns them into the critical path of ``pytest -n 2`` and into the wall time
+before, during and after the items.
 """
 
 from __future__ import annotations
@@ -42,10 +44,16 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     _mark("first_item")
+    _marks.setdefault("wall_first_item", time.time())
 
 
 def pytest_runtest_teardown(item: pytest.Item) -> None:
     _mark("last_item", once=False)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_logfinish(nodeid: str, location: object) -> None:
+    _marks["wall_last_item"] = time.time()
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
