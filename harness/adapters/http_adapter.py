@@ -47,7 +47,8 @@ from toolwire.harness.model import (
     PayloadKind,
 )
 from toolwire.harness.proxy.client import ProxyAnswer, post_json
-from toolwire.harness.proxy.matching import Matcher, MatchMode, stream_choice
+from toolwire.harness.proxy.endpoints import stream_choice
+from toolwire.harness.proxy.matching import Matcher, MatchMode
 from toolwire.harness.proxy.process import HOST, ProxyProcess, command_words, free_port
 from toolwire.harness.proxy.replay import ReceivedRequest, ReplayUpstream, path_of
 from toolwire.harness.sse import parse_sse
