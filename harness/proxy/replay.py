@@ -29,17 +29,15 @@ values of secret headers (``x-goog-api-key``, ``Authorization``) are replaced.
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import urlsplit
 
 from toolwire.harness import json_text
 from toolwire.harness.corpus.case import Interaction
-from toolwire.harness.corpus.scrub import is_secret_header, is_secret_query_parameter
 from toolwire.harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.proxy.matching import (
@@ -49,24 +47,16 @@ from toolwire.harness.proxy.matching import (
     nearest_miss,
     position_refusal,
 )
+from toolwire.harness.proxy.replay_http import (
+    Server,
+    handler_for,
+)
 
 LOOPBACK = "127.0.0.1"
-MISMATCH_STATUS = 404
-TOO_LARGE_STATUS = 413
-# Recorded headers that described the recorded transfer, not the body we send.
-_HOP_HEADERS = frozenset(
-    {"content-length", "transfer-encoding", "connection", "content-encoding", "keep-alive"}
-)
-# One event: everything up to and including the blank line that ends it.
-_EVENT_BLOCK = re.compile(r".*?(?:\r\n\r\n|\n\n|\r\r|\Z)", re.DOTALL)
 
 
 class ReplayError(ToolwireError):
     exit_code = 3
-
-
-class _TooLarge(Exception):
-    """A forwarded body past the limit; not read."""
 
 
 @dataclass(frozen=True)
@@ -114,13 +104,12 @@ class ReplayUpstream:
         if self._server is not None:
             return self
         try:
-            server = ThreadingHTTPServer((LOOPBACK, self._port), _handler_for(self))
+            server = Server((LOOPBACK, self._port), handler_for(self))
         except OSError as error:
             raise ReplayError(
                 f"the replay upstream cannot listen on {LOOPBACK}:{self._port}: {error}",
                 hint="choose another upstream port, or 0 for any free one",
             ) from error
-        server.daemon_threads = True
         self._server = server
         self._thread = threading.Thread(
             target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -218,11 +207,10 @@ class ReplayUpstream:
             self._received.append(ReceivedRequest(method, path, headers, raw, body, None, miss))
             return None, miss
 
-    def _too_large(self, method: str, path: str, headers: tuple[tuple[str, str], ...]) -> str:
-        miss = (
-            f"the forwarded {method} {path} body is larger than "
-            f"{self.max_body / 1_000_000:.1f} MB, the limit on an output; it was not read"
-        )
+    def _unread(
+        self, method: str, path: str, headers: tuple[tuple[str, str], ...], why: str
+    ) -> str:
+        miss = f"the forwarded {method} {path} body {why}; it was not read"
         with self._lock:
             self._received.append(ReceivedRequest(method, path, headers, b"", None, None, miss))
         return miss
@@ -242,26 +230,6 @@ def path_of(uri: str) -> str:
     return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
 
 
-REDACTED = "<redacted>"
-
-
-def without_secrets(path: str) -> str:
-    """The request line's path without secret query parameters (``key=``)."""
-    parts = urlsplit(path)
-    if not parts.query:
-        return path
-    pairs = parse_qsl(parts.query, keep_blank_values=True)
-    kept = [(name, value) for name, value in pairs if not is_secret_query_parameter(name)]
-    if len(kept) == len(pairs):
-        return path
-    query = urlencode(kept, safe="/:")
-    return (parts.path or "/") + (f"?{query}" if query else "")
-
-
-def redacted_headers(headers: Sequence[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
-    return tuple((k, REDACTED if is_secret_header(k) else v) for k, v in headers)
-
-
 def _json_or_none(text: str | None) -> Any:
     if not text:
         return None
@@ -269,116 +237,3 @@ def _json_or_none(text: str | None) -> Any:
         return json_text.loads(text)
     except json.JSONDecodeError:
         return None
-
-
-def event_blocks(body: str) -> list[str]:
-    """A recorded event-stream body cut after each event's blank line, bytes kept."""
-    return [m.group(0) for m in _EVENT_BLOCK.finditer(body) if m.group(0)]
-
-
-def _handler_for(upstream: ReplayUpstream) -> type[BaseHTTPRequestHandler]:
-    class ReplayHandler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        server_version = "toolwire-replay"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return  # the harness reports what matters; no stderr noise
-
-        def do_GET(self) -> None:
-            self._handle()
-
-        def do_POST(self) -> None:
-            self._handle()
-
-        def do_PUT(self) -> None:
-            self._handle()
-
-        def do_DELETE(self) -> None:
-            self._handle()
-
-        def _handle(self) -> None:
-            headers = tuple(self.headers.items())
-            if not upstream._keep_secrets:
-                headers = redacted_headers(headers)
-            path = without_secrets(self.path)
-            try:
-                try:
-                    raw = self._read_body()
-                except _TooLarge:
-                    self.close_connection = True  # the rest of the body is never read
-                    refused = upstream._too_large(self.command, path, headers)
-                    self._send_miss(refused, TOO_LARGE_STATUS)
-                    return
-                recording, miss = upstream._answer_for(self.command, path, headers, raw)
-                if recording is None:
-                    self._send_miss(miss or "no recording matches")
-                elif recording.is_stream():
-                    self._send_stream(recording)
-                else:
-                    self._send_whole(recording)
-            except (BrokenPipeError, ConnectionResetError):
-                self.close_connection = True  # the proxy went away; nothing to answer
-
-        def _read_body(self) -> bytes:
-            if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
-                return self._read_chunked()
-            length = int(self.headers.get("Content-Length") or 0)
-            if length > upstream.max_body:
-                raise _TooLarge
-            return self.rfile.read(length) if length > 0 else b""
-
-        def _read_chunked(self) -> bytes:
-            parts: list[bytes] = []
-            total = 0
-            while True:
-                size = int(self.rfile.readline(1024).split(b";", 1)[0].strip() or b"0", 16)
-                if size == 0:
-                    self.rfile.readline(1024)
-                    return b"".join(parts)
-                total += size
-                if total > upstream.max_body:
-                    raise _TooLarge
-                parts.append(self.rfile.read(size))
-                self.rfile.readline(1024)
-
-        def _send_headers(self, recording: Interaction) -> None:
-            self.send_response(recording.status_code, recording.status_message or None)
-            for name, values in recording.response_headers.items():
-                if name.lower() not in _HOP_HEADERS:
-                    for value in values:
-                        self.send_header(name, value)
-
-        def _send_whole(self, recording: Interaction) -> None:
-            data = recording.response_body_text.encode("utf-8")
-            self._send_headers(recording)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def _send_stream(self, recording: Interaction) -> None:
-            self._send_headers(recording)
-            self.send_header("Transfer-Encoding", "chunked")
-            self.end_headers()
-            for block in event_blocks(recording.response_body_text):
-                data = block.encode("utf-8")
-                self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
-                self.wfile.flush()
-            self.wfile.write(b"0\r\n\r\n")
-            self.wfile.flush()
-
-        def _send_miss(self, miss: str, status: int = MISMATCH_STATUS) -> None:
-            message = f"toolwire replay upstream: {miss}"
-            # Both error shapes at once: Anthropic's {"type": "error", "error": {...}}
-            # and OpenAI's {"error": {"message", "type", ...}}.
-            body = {
-                "type": "error",
-                "error": {"type": "toolwire_replay_mismatch", "message": message, "code": None},
-            }
-            data = json.dumps(body, ensure_ascii=False).encode("utf-8")
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    return ReplayHandler

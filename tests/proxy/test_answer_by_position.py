@@ -18,7 +18,8 @@ import pytest
 from tests.proxy.support import by_rule, case, proxied_adapter, verdicts
 from toolwire.harness.engine.verdicts import CONVERT, Verdict
 from toolwire.harness.proxy.matching import Matcher, position_refusal
-from toolwire.harness.proxy.replay import MISMATCH_STATUS, ReplayUpstream
+from toolwire.harness.proxy.replay import ReplayUpstream
+from toolwire.harness.proxy.replay_http import MISMATCH_STATUS
 
 WEATHER = "single-tool/weather-anthropic"
 WEATHER_OPENAI = "single-tool/weather-openai"

@@ -23,7 +23,7 @@ from toolwire.harness.proxy.endpoints import (
     stream_choice,
 )
 from toolwire.harness.proxy.matching import Matcher
-from toolwire.harness.proxy.replay import REDACTED, redacted_headers, without_secrets
+from toolwire.harness.proxy.replay_http import REDACTED, redacted_headers, without_secrets
 
 CONVERT = "convert"
 

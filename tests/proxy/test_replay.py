@@ -12,7 +12,8 @@ import pytest
 
 from tests.proxy.support import case
 from toolwire.harness.proxy.matching import Matcher
-from toolwire.harness.proxy.replay import MISMATCH_STATUS, ReplayError, ReplayUpstream, event_blocks
+from toolwire.harness.proxy.replay import ReplayError, ReplayUpstream
+from toolwire.harness.proxy.replay_http import MISMATCH_STATUS, event_blocks
 from toolwire.harness.sse import parse_sse
 
 WEATHER = "single-tool/weather-openai"
