@@ -85,19 +85,16 @@ def read_spec(spec: str) -> ProxySpec:
     options = _options(spec, parts.query)
     extra_headers = _extra_headers(spec, parts.query)
     front = _dialect(spec, options, "front", ANTHROPIC_MESSAGES)
-    back = _dialect(spec, options, "back", OPENAI_CHAT)
-    path = options.get("path", DEFAULT_PATHS.get(front, "/v1/chat/completions"))
-    match = _match(spec, options.get("match", "conversation"))
-    request_timeout = _number(spec, options, "timeout", DEFAULT_TIMEOUT)
     upstream = options.get("upstream_port")
+    # Arguments are evaluated in order: of several mistakes, the first is reported.
     return ProxySpec(
         port=port,
         extra_headers=extra_headers,
         front=front,
-        back=back,
-        path=path,
-        match=match,
-        request_timeout=request_timeout,
+        back=_dialect(spec, options, "back", OPENAI_CHAT),
+        path=options.get("path", DEFAULT_PATHS.get(front, "/v1/chat/completions")),
+        match=_match(spec, options.get("match", "conversation")),
+        request_timeout=_number(spec, options, "timeout", DEFAULT_TIMEOUT),
         upstream_port=None if upstream is None else _port(spec, upstream),
         ready_path=options.get("ready"),
         name=options.get("name", "http-proxy"),
