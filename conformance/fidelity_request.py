@@ -16,7 +16,8 @@ reported here.
 
 fidelity.tool_choice compares the neutral mode (Anthropic ``any`` is OpenAI
 ``required``), the named tool, the tools a restricted choice lets the model
-call (OpenAI ``allowed_tools``, Gemini ANY with ``allowedFunctionNames``:
+call (OpenAI ``allowed_tools``; Gemini ``allowedFunctionNames`` beside ANY,
+which is ``required`` among them, or VALIDATED, which is ``auto`` among them:
 ``toolwire.conformance.allowed_tools``; ``required`` among one tool is that
 tool, a restriction to every offered tool is none), and whether parallel calls are allowed
 (OpenAI ``parallel_tool_calls``, Anthropic
@@ -196,8 +197,8 @@ def _compare_call_names(
 
 def _effective_choice(conversation: Conversation) -> tuple[str, str | None, bool] | None:
     """(mode, tool name, parallel allowed); None when the choice is a value
-    the neutral model does not read (it stays in ``extra``). A restriction to
-    several tools reads as its mode (``_allowed`` says which tools)."""
+    the neutral model does not read (it stays in ``extra``). A restriction
+    reads as its mode (``allowed_finding`` compares which tools it allows)."""
     choice = conversation.tool_choice
     kept = restriction(conversation)
     if kept is not None:
