@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from toolwire.conformance.findings import Finding, finding
-from toolwire.harness.model import GEMINI, OPENAI_RESPONSES, Conversation
+from toolwire.harness.model import GEMINI, OPENAI_RESPONSES, Conversation, ToolChoice
 
 Mode = Literal["auto", "required"]
 
@@ -95,6 +95,20 @@ def _function_names(tools: Any, nested: bool) -> tuple[str, ...] | None:
             return None
         names.append(name)
     return tuple(dict.fromkeys(names))
+
+
+def as_plain(kept: Restriction, tools: frozenset[str]) -> ToolChoice | None:
+    """The plain choice ``kept`` means among the offered ``tools``; None when it
+    really restricts them. Only offered tools can be called, so names the
+    request does not offer count for nothing (Gemini: the names "should match
+    FunctionDeclaration.name"): every offered tool named is no restriction,
+    ``required`` among one offered tool is that tool."""
+    named = [name for name in kept.names if name in tools]
+    if set(named) == tools:
+        return ToolChoice(kept.mode)
+    if kept.mode == "required" and len(named) == 1:
+        return ToolChoice("tool", named[0])
+    return None
 
 
 def offered(conversation: Conversation) -> frozenset[str]:

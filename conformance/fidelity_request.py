@@ -40,7 +40,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolwire.conformance.allowed_tools import Restriction, allowed_finding, offered, restriction
+from toolwire.conformance.allowed_tools import (
+    Restriction,
+    allowed_finding,
+    as_plain,
+    offered,
+    restriction,
+)
 from toolwire.conformance.context import PayloadUnderTest
 from toolwire.conformance.fidelity_arguments import first_json_difference, json_equal
 from toolwire.conformance.fidelity_view import call_refs, from_qwen_markup, pair_up, short
@@ -214,11 +220,10 @@ def _effective_choice(conversation: Conversation) -> tuple[str, str | None, bool
 
 
 def _restricted_mode(kept: Restriction, tools: frozenset[str]) -> tuple[str, str | None]:
-    # "required" among one tool forces that tool, as a named choice does.
-    names = [name for name in kept.names if name in tools]
-    if kept.mode == "required" and len(names) == 1:
-        return "tool", names[0]
-    return kept.mode, None
+    # "required" among one tool forces that tool, as a named choice does
+    # (the reference reduces a restriction with the same as_plain).
+    plain = as_plain(kept, tools)
+    return (kept.mode, None) if plain is None else (plain.mode, plain.name)
 
 
 def check_tool_choice(source: PayloadUnderTest, output: PayloadUnderTest) -> list[Finding] | None:

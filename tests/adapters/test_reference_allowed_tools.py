@@ -17,6 +17,7 @@ from toolwire.harness.adapters.base import UnsupportedConversion
 from toolwire.harness.adapters.reference import ReferenceAdapter
 
 ADAPTER = ReferenceAdapter()
+ANTHROPIC = "anthropic-messages"
 CHAT_TOOLS = [
     {
         "type": "function",
@@ -140,3 +141,18 @@ def test_gemini_validated_naming_every_tool_is_plain_auto() -> None:
     out = convert(gemini(every), "gemini", "openai-chat")
     assert out["tool_choice"] == "auto"
     assert convert(gemini(every), "gemini", "anthropic-messages")["tool_choice"] == {"type": "auto"}
+
+
+def test_names_the_request_does_not_offer_count_for_nothing() -> None:
+    # Reduced as fidelity.tool_choice reads it (conformance/allowed_tools.as_plain):
+    # required among a and an undeclared z is a forced call of a ...
+    out = convert(chat(chat_allowed("required", "az")), "openai-chat", "anthropic-messages")
+    assert out["tool_choice"] == {"type": "tool", "name": "a"}
+    out = convert(chat(chat_allowed("auto", "cabz")), "openai-chat", "anthropic-messages")
+    assert out["tool_choice"] == {"type": "auto"}
+    # ... and required among z alone forces no undeclared tool: kept as given
+    # where the target can say it, declined where it cannot.
+    out = convert(chat(chat_allowed("required", "z")), "openai-chat", "openai-responses")
+    assert out["tool_choice"]["tools"] == [{"type": "function", "name": "z"}]
+    with pytest.raises(UnsupportedConversion):
+        ADAPTER.convert(chat(chat_allowed("required", "z")), "request", "openai-chat", ANTHROPIC)

@@ -21,13 +21,14 @@ most, so the adapter resolves a
 restriction before the conversion steps and writes it back after them
 (``resolve`` / ``restore``). A restriction that means a plain choice becomes
 that choice: every offered tool allowed is ``auto`` / ``required``; ``required``
-with one tool is that tool. Any other restriction is carried where the
-target can say it (openai-chat and openai-responses both modes; gemini
-``required`` as ANY, and ``auto`` as VALIDATED when every function tool is
-strict, since VALIDATED makes them so: gemini/request.py) and declined
-elsewhere (anthropic-messages, deepseek-chat, gemini ``auto`` over tools that
-are not all strict): dropping it would let the model call tools the source
-ruled out.
+with one tool is that tool (names the request does not offer count for
+nothing: ``as_plain``, as ``fidelity.tool_choice`` reads them). Any other
+restriction is carried where the target can say it (openai-chat and
+openai-responses both modes; gemini ``required`` as ANY, and ``auto`` as
+VALIDATED when every function tool is strict, since VALIDATED makes them so:
+gemini/request.py) and declined elsewhere (anthropic-messages,
+deepseek-chat, gemini ``auto`` over tools that are not all strict): dropping
+it would let the model call tools the source ruled out.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from typing import Any
 from toolwire.conformance.allowed_tools import (
     Mode,
     Restriction,
+    as_plain,
     claims_restriction,
     offered,
     restriction,
@@ -60,13 +62,11 @@ def resolve(conversation: Conversation, target: str) -> tuple[Conversation, Rest
         return conversation, None
     extra = {k: v for k, v in conversation.extra.items() if k != "tool_choice"}
     tools = offered(conversation)
-    plain: ToolChoice
-    if set(found.names) >= tools:
-        plain, left = ToolChoice(found.mode), None
-    elif found.mode == "required" and len(found.names) == 1:
-        plain, left = ToolChoice("tool", found.names[0]), None
-    else:
-        plain, left = ToolChoice(found.mode), found
+    # Reduced as fidelity.tool_choice reads it: names the request does not
+    # offer count for nothing (a forced call of an undeclared tool is no choice).
+    plain = as_plain(found, tools)
+    left = found if plain is None else None
+    plain = plain or ToolChoice(found.mode)
     if left is not None and not _carries(target, left.mode, conversation):
         if target == GEMINI:
             raise UnsupportedConversion(
