@@ -7,13 +7,21 @@
 * openai-responses: ``{"type": "allowed_tools", "mode": ..., "tools":
   [{"type": "function", "name": N}]}``
   (https://platform.openai.com/docs/api-reference/responses/create);
-* gemini: ``functionCallingConfig {mode: ANY, allowedFunctionNames: [...]}``,
-  "a set of function names that, when provided, limits the functions the
-  model will call", set only with ANY
-  (https://ai.google.dev/api/caching#FunctionCallingConfig).
+* gemini: ``functionCallingConfig {mode: ANY | VALIDATED,
+  allowedFunctionNames: [...]}``, "a set of function names that, when
+  provided, limits the functions the model will call. This should only be
+  set when the Mode is ANY or VALIDATED"
+  (https://ai.google.dev/api/caching#FunctionCallingConfig). ANY "always"
+  predicts a call: ``required`` among the names. VALIDATED lets the model
+  answer in text or call, its calls "limited to any one of
+  allowed_function_names" (Vertex AI's ``FunctionCallingConfig.Mode``,
+  https://docs.cloud.google.com/python/docs/reference/aiplatform/latest/google.cloud.aiplatform_v1beta1.types.FunctionCallingConfig.Mode):
+  ``auto`` among the names. Names beside AUTO, NONE or no mode restrict
+  nothing the docs say; an empty list is the unset proto field.
 
 The codecs keep these in ``Conversation.extra["tool_choice"]`` (openai) or
-``ToolChoice.raw`` (gemini, whose one-name form is already ``mode="tool"``).
+``ToolChoice.raw`` (gemini; its ANY with one name also reads as
+``mode="tool"``, which this restriction reduces to as well).
 The reference adapter and ``fidelity.tool_choice`` both read them here.
 """
 
@@ -24,9 +32,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from toolwire.conformance.findings import Finding, finding
-from toolwire.harness.model import GEMINI, OPENAI_RESPONSES, Conversation
+from toolwire.harness.model import GEMINI, OPENAI_RESPONSES, Conversation, ToolChoice
 
 Mode = Literal["auto", "required"]
+
+# Gemini modes whose allowedFunctionNames restrict the calls, as neutral modes.
+_GEMINI_MODES: dict[str, Mode] = {"ANY": "required", "VALIDATED": "auto"}
 
 
 @dataclass(frozen=True)
@@ -45,14 +56,7 @@ def restriction(conversation: Conversation) -> Restriction | None:
     """The restriction the tool choice carries; None when there is none, or
     when it lists something other than function tools by name."""
     if conversation.dialect == GEMINI:
-        choice = conversation.tool_choice
-        raw = choice.raw if choice is not None and isinstance(choice.raw, Mapping) else {}
-        names = raw.get("allowedFunctionNames")
-        if choice is None or choice.mode != "required" or not isinstance(names, list):
-            return None
-        if not all(isinstance(name, str) for name in names):
-            return None
-        return Restriction("required", tuple(dict.fromkeys(names)))
+        return _gemini_restriction(conversation)
     if not claims_restriction(conversation):
         return None
     value = conversation.extra["tool_choice"]
@@ -64,6 +68,18 @@ def restriction(conversation: Conversation) -> Restriction | None:
     if names is None:
         return None
     return Restriction("auto" if inner["mode"] == "auto" else "required", names)
+
+
+def _gemini_restriction(conversation: Conversation) -> Restriction | None:
+    choice = conversation.tool_choice
+    raw = choice.raw if choice is not None and isinstance(choice.raw, Mapping) else {}
+    mode = _GEMINI_MODES.get(str(raw.get("mode")))
+    names = raw.get("allowedFunctionNames")
+    if mode is None or not isinstance(names, list) or not names:
+        return None
+    if not all(isinstance(name, str) for name in names):
+        return None
+    return Restriction(mode, tuple(dict.fromkeys(names)))
 
 
 def _function_names(tools: Any, nested: bool) -> tuple[str, ...] | None:
@@ -79,6 +95,20 @@ def _function_names(tools: Any, nested: bool) -> tuple[str, ...] | None:
             return None
         names.append(name)
     return tuple(dict.fromkeys(names))
+
+
+def as_plain(kept: Restriction, tools: frozenset[str]) -> ToolChoice | None:
+    """The plain choice ``kept`` means among the offered ``tools``; None when it
+    really restricts them. Only offered tools can be called, so names the
+    request does not offer count for nothing (Gemini: the names "should match
+    FunctionDeclaration.name"): every offered tool named is no restriction,
+    ``required`` among one offered tool is that tool."""
+    named = [name for name in kept.names if name in tools]
+    if set(named) == tools:
+        return ToolChoice(kept.mode)
+    if kept.mode == "required" and len(named) == 1:
+        return ToolChoice("tool", named[0])
+    return None
 
 
 def offered(conversation: Conversation) -> frozenset[str]:

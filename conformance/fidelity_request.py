@@ -16,7 +16,8 @@ reported here.
 
 fidelity.tool_choice compares the neutral mode (Anthropic ``any`` is OpenAI
 ``required``), the named tool, the tools a restricted choice lets the model
-call (OpenAI ``allowed_tools``, Gemini ANY with ``allowedFunctionNames``:
+call (OpenAI ``allowed_tools``; Gemini ``allowedFunctionNames`` beside ANY,
+which is ``required`` among them, or VALIDATED, which is ``auto`` among them:
 ``toolwire.conformance.allowed_tools``; ``required`` among one tool is that
 tool, a restriction to every offered tool is none), and whether parallel calls are allowed
 (OpenAI ``parallel_tool_calls``, Anthropic
@@ -39,7 +40,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolwire.conformance.allowed_tools import Restriction, allowed_finding, offered, restriction
+from toolwire.conformance.allowed_tools import (
+    Restriction,
+    allowed_finding,
+    as_plain,
+    offered,
+    restriction,
+)
 from toolwire.conformance.context import PayloadUnderTest
 from toolwire.conformance.fidelity_arguments import first_json_difference, json_equal
 from toolwire.conformance.fidelity_view import call_refs, from_qwen_markup, pair_up, short
@@ -196,8 +203,8 @@ def _compare_call_names(
 
 def _effective_choice(conversation: Conversation) -> tuple[str, str | None, bool] | None:
     """(mode, tool name, parallel allowed); None when the choice is a value
-    the neutral model does not read (it stays in ``extra``). A restriction to
-    several tools reads as its mode (``_allowed`` says which tools)."""
+    the neutral model does not read (it stays in ``extra``). A restriction
+    reads as its mode (``allowed_finding`` compares which tools it allows)."""
     choice = conversation.tool_choice
     kept = restriction(conversation)
     if kept is not None:
@@ -213,11 +220,10 @@ def _effective_choice(conversation: Conversation) -> tuple[str, str | None, bool
 
 
 def _restricted_mode(kept: Restriction, tools: frozenset[str]) -> tuple[str, str | None]:
-    # "required" among one tool forces that tool, as a named choice does.
-    names = [name for name in kept.names if name in tools]
-    if kept.mode == "required" and len(names) == 1:
-        return "tool", names[0]
-    return kept.mode, None
+    # "required" among one tool forces that tool, as a named choice does
+    # (the reference reduces a restriction with the same as_plain).
+    plain = as_plain(kept, tools)
+    return (kept.mode, None) if plain is None else (plain.mode, plain.name)
 
 
 def check_tool_choice(source: PayloadUnderTest, output: PayloadUnderTest) -> list[Finding] | None:

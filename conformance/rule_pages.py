@@ -109,7 +109,10 @@ FIXES: dict[str, str] = {
     "fidelity.tool_choice": (
         "Translate tool_choice by meaning: auto<->auto, required<->any, a named function "
         "<->`{type: tool, name}`, none<->none; `parallel_tool_calls: false` <-> "
-        "`disable_parallel_tool_use: true`. Set no restriction the source did not have."
+        "`disable_parallel_tool_use: true`. Set no restriction the source did not have. A "
+        "choice restricted to some tools (OpenAI `allowed_tools`; Gemini "
+        "`allowedFunctionNames` with ANY, i.e. required, or VALIDATED, i.e. auto) keeps its "
+        "tools and its mode, or is declined where the target cannot say it."
     ),
     "fidelity.stop_reason": (
         "Map the stop reason by its meaning: end_turn<->stop, tool_use<->tool_calls, "

@@ -105,3 +105,52 @@ def test_a_mode_change_under_a_restriction_is_one_finding() -> None:
 def test_a_restriction_it_cannot_read_gets_no_verdict() -> None:
     hosted = {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "image_generation"}]}
     assert check(responses(hosted), chat("auto")) is None
+
+
+# VALIDATED with names: the model answers in text or calls one of them
+# (https://ai.google.dev/api/caching#FunctionCallingConfig): auto among them.
+VALIDATED_AB = {"mode": "VALIDATED", "allowedFunctionNames": ["a", "b"]}
+VALIDATED_A = {"mode": "VALIDATED", "allowedFunctionNames": ["a"]}
+
+
+def test_validated_with_names_carried_as_allowed_tools_auto_passes() -> None:
+    assert check(gemini(VALIDATED_AB), chat(chat_allowed("auto", "ab"))) == []
+    assert check(chat(chat_allowed("auto", "ba")), gemini(VALIDATED_AB)) == []
+    assert check(gemini(VALIDATED_A), chat(chat_allowed("auto", "a"))) == []
+    choice = {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "name": "a"}]}
+    assert check(gemini(VALIDATED_A), responses(choice)) == []
+
+
+def test_validated_with_names_dropped_is_caught() -> None:
+    found = only(check(gemini(VALIDATED_AB), chat("auto")))
+    assert (found.expected, found.actual) == (["a", "b"], ["a", "b", "c"])
+    found = only(check(chat(chat_allowed("auto", "ab")), gemini({"mode": "VALIDATED"})))
+    assert found.path == "toolConfig.functionCallingConfig"
+
+
+def test_validated_with_one_name_forces_nothing() -> None:
+    # One name beside VALIDATED is auto among one tool: forcing it is a mode change.
+    named = {"type": "function", "function": {"name": "a"}}
+    found = only(check(gemini(VALIDATED_A), chat(named)))
+    assert (found.expected, found.actual) == ("auto", "tool 'a'")
+    found = only(check(gemini(VALIDATED_A), chat(chat_allowed("required", "a"))))
+    assert (found.expected, found.actual) == ("auto", "tool 'a'")
+
+
+def test_validated_and_any_with_the_same_names_differ_in_mode() -> None:
+    found = only(check(gemini(VALIDATED_AB), chat(chat_allowed("required", "ab"))))
+    assert (found.expected, found.actual) == ("auto", "required")
+    assert only(check(gemini(ANY_AB), gemini(VALIDATED_AB))).actual == "auto"
+
+
+def test_validated_with_every_tool_named_is_no_restriction() -> None:
+    every = {"mode": "VALIDATED", "allowedFunctionNames": list("abc")}
+    assert check(gemini(every), chat("auto")) == []
+    assert check(gemini(every), gemini({"mode": "VALIDATED"})) == []
+
+
+def test_names_beside_auto_or_an_empty_list_restrict_nothing() -> None:
+    # allowedFunctionNames "should only be set when the Mode is ANY or VALIDATED";
+    # an empty repeated field is the unset one.
+    assert check(gemini({"mode": "AUTO", "allowedFunctionNames": ["a"]}), chat("auto")) == []
+    assert check(gemini({"mode": "ANY", "allowedFunctionNames": []}), chat("required")) == []

@@ -195,3 +195,24 @@ def test_snake_case_thought_signature_is_read_and_written_back_camel_case() -> N
     assert call.signature == fx.SIGNATURE_URLSAFE
     rendered = CODEC.render_request(CODEC.parse_request(request))
     assert rendered == fx.SECOND_REQUEST
+
+
+@pytest.mark.parametrize(
+    ("config", "mode", "name"),
+    [
+        ({"mode": "ANY", "allowedFunctionNames": ["get_weather"]}, "tool", "get_weather"),
+        # VALIDATED among one function still lets the model answer in text: a
+        # restriction kept in raw, not a forced tool.
+        ({"mode": "VALIDATED", "allowedFunctionNames": ["get_weather"]}, "auto", None),
+        ({"mode": "VALIDATED", "allowedFunctionNames": ["a", "b"]}, "auto", None),
+    ],
+)
+def test_allowed_function_names_name_a_tool_only_when_any_forces_it(
+    config: dict[str, Any], mode: str, name: str | None
+) -> None:
+    request = {**fx.FIRST_REQUEST, "toolConfig": {"functionCallingConfig": config}}
+    choice = CODEC.parse_request(request).tool_choice
+    assert choice is not None and (choice.mode, choice.name, choice.raw) == (mode, name, config)
+    assert CODEC.render_request(CODEC.parse_request(request))["toolConfig"] == {
+        "functionCallingConfig": config
+    }

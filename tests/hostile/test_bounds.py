@@ -16,7 +16,7 @@ import socket
 import sys
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
@@ -27,6 +27,7 @@ from toolwire.harness.adapters.cmd import AdapterProcessError, CmdAdapter
 from toolwire.harness.engine.wire_values import MAX_OUTPUT_CHARS
 from toolwire.harness.proxy.client import post_json
 from toolwire.harness.proxy.replay import ReplayUpstream
+from toolwire.harness.proxy.replay_http import Server as QuietServer
 
 REQUEST = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
 
@@ -52,8 +53,7 @@ class _Endless(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def endless_proxy() -> Iterator[int]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Endless)
-    server.daemon_threads = True
+    server = QuietServer(("127.0.0.1", 0), _Endless)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -16,7 +16,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from toolwire.harness.adapters.base import LoadedAdapter
 from toolwire.harness.adapters.http_adapter import KEEP_LOG_VARIABLE, HttpProxyAdapter
 from toolwire.harness.engine.verdicts import CONVERT
 from toolwire.harness.proxy.process import ProxyProcess, free_port
+from toolwire.harness.proxy.replay_http import Server as QuietServer
 
 CASE = "error-result/retry-after-error-openai"
 # Another conversation: what a proxy still retrying an earlier case would send.
@@ -41,8 +42,7 @@ class _LateRetryProxy:
     def __init__(self, upstream_port: int, forward: bool = True) -> None:
         self.upstream = f"http://127.0.0.1:{upstream_port}/v1/chat/completions"
         self.forward = forward
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
+        self.server = QuietServer(("127.0.0.1", 0), self._handler())
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property

@@ -12,8 +12,10 @@ import json
 import threading
 import urllib.error
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from toolwire.harness.proxy.replay_http import Server as QuietServer
 
 PROVIDER = "x-portkey-provider"
 CUSTOM_HOST = "x-portkey-custom-host"
@@ -21,8 +23,7 @@ CUSTOM_HOST = "x-portkey-custom-host"
 
 class ToyGateway:
     def __init__(self) -> None:
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler())
-        self.server.daemon_threads = True
+        self.server = QuietServer(("127.0.0.1", 0), _handler())
 
     @property
     def port(self) -> int:

@@ -53,11 +53,12 @@ import sys
 import threading
 import urllib.error
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from toolwire.harness.adapters.reference import ReferenceAdapter
 from toolwire.harness.engine.payloads import events_to_wire, wire_to_events, with_url_model
+from toolwire.harness.proxy.replay_http import Server as QuietServer
 from toolwire.harness.sse import parse_sse, render_sse
 
 FAULTS = (
@@ -104,8 +105,7 @@ class ToyProxy:
         assert upstream_url.startswith("http://127.0.0.1:"), upstream_url
         self.upstream_url, self.front, self.back, self.fault = upstream_url, front, back, fault
         self.released = threading.Event()  # ends the waits of hang and stall faults
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
-        self.server.daemon_threads = True
+        self.server = QuietServer(("127.0.0.1", port), _handler(self))
 
     @property
     def port(self) -> int:

@@ -1,5 +1,6 @@
 """Broken adapters that lose a choice: a response's choice whose message is
-empty, and a tool choice restricted to some of the tools.
+empty, and a tool choice restricted to some of the tools (widened to every
+tool, or forced where the source let the model answer in text).
 
 any-llm and LiteLLM turn a Gemini candidate with no parts into an OpenAI
 response with ``choices: []`` (i-am-bee/beeai-framework#959,
@@ -40,15 +41,40 @@ class StopLostWithEmptyChoice(BrokenAdapter):
         return output
 
 
+VALIDATED_CASE = "single-tool/tool-choice-validated-names-gemini"
+
+
 class RestrictedChoiceWidened(BrokenAdapter):
     breaks = "fidelity.tool_choice"
-    defect = "writes Gemini's ANY among some functions as tool_choice 'required' (any tool)"
+    defect = (
+        "writes Gemini's ANY (or VALIDATED) among some functions as tool_choice "
+        "'required' (or 'auto'): any tool"
+    )
     damaged = frozenset({("request", GEMINI, OPENAI)})
-    shows_on = ("reasoning-replay/gemini25-tools-plus-output-gemini",)
+    shows_on = ("reasoning-replay/gemini25-tools-plus-output-gemini", VALIDATED_CASE)
     no_round_trip = True  # the trip back would carry the loss again
 
     def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
         choice = output.get("tool_choice")
         if isinstance(choice, dict) and choice.get("type") == "allowed_tools":
             output["tool_choice"] = choice["allowed_tools"]["mode"]
+        return output
+
+
+class ValidatedRestrictionForced(BrokenAdapter):
+    """Reads every ``allowedFunctionNames`` as ANY's, as a converter that knows
+    only ANY does: VALIDATED lets the model answer in text
+    (https://ai.google.dev/api/caching#FunctionCallingConfig), the output
+    forces a call."""
+
+    breaks = "fidelity.tool_choice"
+    defect = "writes Gemini's VALIDATED among some functions as allowed_tools mode 'required'"
+    damaged = frozenset({("request", GEMINI, OPENAI)})
+    shows_on = (VALIDATED_CASE,)
+    no_round_trip = True  # the trip back would carry the forced call again
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        choice = output.get("tool_choice")
+        if isinstance(choice, dict) and choice.get("type") == "allowed_tools":
+            choice["allowed_tools"]["mode"] = "required"
         return output

@@ -75,6 +75,10 @@ def test_the_variants_were_judged_by_the_rules_they_vary(bundled: Corpus) -> Non
             "reasoning.call_signature_lost",
         ),
         "GeminiExplicitIds": ("parallel/two-cities-openai", "pairing.unanswered_call"),
+        "RestrictionReordered": (
+            "single-tool/tool-choice-validated-names-gemini",
+            "fidelity.tool_choice",
+        ),
     }
     for name, (case, rule) in judged.items():
         result = run(by_name[name](), bundled, only=Corpus(bundled.root, [bundled[case]]))

@@ -305,6 +305,30 @@ class ResponsesSequenceFromOffset(VariantAdapter):
         return output
 
 
+class RestrictionReordered(VariantAdapter):
+    # Both are sets of names: OpenAI "the list of tools the model may call",
+    # Gemini "a set of function names"
+    # (https://ai.google.dev/api/caching#FunctionCallingConfig).
+    variation = (
+        "a tool choice restricted to some tools (allowed_tools, allowedFunctionNames) "
+        "names them in reverse order"
+    )
+    varied = frozenset(d for d in REQUESTS if d[2] in (OPENAI, RESPONSES, GEMINI))
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        if direction[2] == GEMINI:
+            config = (output.get("toolConfig") or {}).get("functionCallingConfig") or {}
+            if isinstance(config.get("allowedFunctionNames"), list):
+                config["allowedFunctionNames"] = config["allowedFunctionNames"][::-1]
+            return output
+        choice = output.get("tool_choice")
+        if isinstance(choice, dict) and choice.get("type") == "allowed_tools":
+            holder = choice.get("allowed_tools") if direction[2] == OPENAI else choice
+            if isinstance(holder, dict) and isinstance(holder.get("tools"), list):
+                holder["tools"] = holder["tools"][::-1]
+        return output
+
+
 VARIANTS: tuple[type[VariantAdapter], ...] = (
     ReorderedKeys,
     ReformattedArguments,
@@ -318,4 +342,5 @@ VARIANTS: tuple[type[VariantAdapter], ...] = (
     GeminiExplicitIds,
     ResponsesItemsSpelledOut,
     ResponsesSequenceFromOffset,
+    RestrictionReordered,
 )

@@ -9,9 +9,11 @@ Three dialects can say "call one of these tools" (or "may call only these"):
 * openai-responses ``{"type": "allowed_tools", "mode": ..., "tools":
   [{"type": "function", "name": N}]}``
   (https://platform.openai.com/docs/api-reference/responses/create);
-* gemini ``functionCallingConfig: {mode: ANY, allowedFunctionNames: [...]}``,
-  names allowed only with ANY
-  (https://ai.google.dev/api/caching#FunctionCallingConfig).
+* gemini ``functionCallingConfig: {mode: ANY | VALIDATED,
+  allowedFunctionNames: [...]}``: ANY is ``required`` among the names,
+  VALIDATED ``auto`` among them, every call constrained to its schema
+  (https://ai.google.dev/api/caching#FunctionCallingConfig: the names
+  "should only be set when the Mode is ANY or VALIDATED").
 
 The wire forms are read by ``toolwire.conformance.allowed_tools``, which
 ``fidelity.tool_choice`` judges with. The neutral model has one tool name at
@@ -19,11 +21,14 @@ most, so the adapter resolves a
 restriction before the conversion steps and writes it back after them
 (``resolve`` / ``restore``). A restriction that means a plain choice becomes
 that choice: every offered tool allowed is ``auto`` / ``required``; ``required``
-with one tool is that tool. Any other restriction is carried where the
-target can say it (openai-chat and openai-responses both modes, gemini
-``required`` only) and declined elsewhere (anthropic-messages,
-deepseek-chat, gemini ``auto``): dropping it would let the model call tools
-the source ruled out.
+with one tool is that tool (names the request does not offer count for
+nothing: ``as_plain``, as ``fidelity.tool_choice`` reads them). Any other
+restriction is carried where the target can say it (openai-chat and
+openai-responses both modes; gemini ``required`` as ANY, and ``auto`` as
+VALIDATED when every function tool is strict, since VALIDATED makes them so:
+gemini/request.py) and declined elsewhere (anthropic-messages,
+deepseek-chat, gemini ``auto`` over tools that are not all strict): dropping
+it would let the model call tools the source ruled out.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from typing import Any
 from toolwire.conformance.allowed_tools import (
     Mode,
     Restriction,
+    as_plain,
     claims_restriction,
     offered,
     restriction,
@@ -56,26 +62,39 @@ def resolve(conversation: Conversation, target: str) -> tuple[Conversation, Rest
         return conversation, None
     extra = {k: v for k, v in conversation.extra.items() if k != "tool_choice"}
     tools = offered(conversation)
-    plain: ToolChoice
-    if set(found.names) >= tools:
-        plain, left = ToolChoice(found.mode), None
-    elif found.mode == "required" and len(found.names) == 1:
-        plain, left = ToolChoice("tool", found.names[0]), None
-    else:
-        plain, left = ToolChoice(found.mode), found
-    if left is not None and not _carries(target, left.mode):
+    # Reduced as fidelity.tool_choice reads it: names the request does not
+    # offer count for nothing (a forced call of an undeclared tool is no choice).
+    plain = as_plain(found, tools)
+    left = found if plain is None else None
+    plain = plain or ToolChoice(found.mode)
+    if left is not None and not _carries(target, left.mode, conversation):
+        if target == GEMINI:
+            raise UnsupportedConversion(
+                f"tool_choice allows auto calls of {len(left.names)} of the {len(tools)} "
+                "tools offered; gemini restricts an auto choice only with functionCallingConfig "
+                "mode VALIDATED, which makes every function strict, and these are not all strict"
+            )
         raise UnsupportedConversion(
             f"tool_choice allows {left.mode} calls of {len(left.names)} of the "
             f"{len(tools)} tools offered; {target} has no such restriction "
-            "(its tool choice forces any tool, one tool or none)"
+            "(its tool choice lets the model call every tool, forces any tool or one "
+            "tool, or calls none)"
         )
     return replace(conversation, tool_choice=plain, extra=extra), left
 
 
-def _carries(target: str, mode: Mode) -> bool:
-    # Gemini names functions only in mode ANY (allowed_function_names "should
-    # only be set when the Mode is ANY").
-    return target in (OPENAI_CHAT, OPENAI_RESPONSES) or (target == GEMINI and mode == "required")
+def _carries(target: str, mode: Mode, conversation: Conversation) -> bool:
+    if target in (OPENAI_CHAT, OPENAI_RESPONSES):
+        return True
+    if target != GEMINI:
+        return False
+    # Gemini names functions with ANY (required) or VALIDATED (auto), and
+    # VALIDATED constrains every call to its schema: only over strict tools.
+    functions = [tool for tool in conversation.tools or () if tool.kind == "function"]
+    return mode == "required" or all(tool.strict is True for tool in functions)
+
+
+_GEMINI_MODE: dict[Mode, str] = {"required": "ANY", "auto": "VALIDATED"}
 
 
 def restore(conversation: Conversation, kept: Restriction | None) -> Conversation:
@@ -84,8 +103,8 @@ def restore(conversation: Conversation, kept: Restriction | None) -> Conversatio
         return conversation
     names = list(kept.names)
     if conversation.dialect == GEMINI:
-        raw = {"mode": "ANY", "allowedFunctionNames": names}
-        return replace(conversation, tool_choice=ToolChoice("required", raw=raw))
+        raw = {"mode": _GEMINI_MODE[kept.mode], "allowedFunctionNames": names}
+        return replace(conversation, tool_choice=ToolChoice(kept.mode, raw=raw))
     if conversation.dialect == OPENAI_RESPONSES:
         tools: list[dict[str, Any]] = [{"type": "function", "name": n} for n in names]
         value: dict[str, Any] = {"type": "allowed_tools", "mode": kept.mode, "tools": tools}

@@ -23,9 +23,12 @@ Requests:
   codec reads ``parameters`` as JSON Schema); built-in tools (``googleSearch``...) are declined;
 * ``functionCallingConfig``: AUTO -> auto, VALIDATED -> auto with every
   function ``strict`` (the codec reads it so), ANY -> any, ANY with one
-  allowed name -> tool, NONE -> none; ANY restricted to several names has no
-  Anthropic form and is declined (toward openai-chat it is ``allowed_tools``:
-  ``allowed_tools.py``);
+  allowed name -> tool, NONE -> none. ``allowedFunctionNames`` restricting
+  ANY to several names, or VALIDATED to some names (auto among them,
+  https://ai.google.dev/api/caching#FunctionCallingConfig), has no
+  Anthropic form and is declined; toward openai-chat and openai-responses
+  it is ``allowed_tools`` with mode ``required`` / ``auto``
+  (``allowed_tools.py`` resolves it before this step);
 * ``generationConfig``: ``maxOutputTokens`` -> ``max_tokens`` (default 4096,
   Anthropic requires it), ``stopSequences``, ``temperature``, ``topP``,
   ``topK``; a positive ``thinkingBudget`` -> ``thinking`` (at least 1024,
@@ -219,10 +222,13 @@ def choice_from_gemini(choice: ToolChoice | None) -> ToolChoice | None:
         return None
     raw = choice.raw if isinstance(choice.raw, Mapping) else {}
     names = raw.get("allowedFunctionNames")
-    if choice.mode == "required" and isinstance(names, list) and len(names) > 1:
+    # allowed_tools.resolve turns a restriction into a plain choice before this
+    # step; one that reaches it has no anthropic-messages form.
+    several = choice.mode == "required" and isinstance(names, list) and len(names) > 1
+    if several or (raw.get("mode") == "VALIDATED" and isinstance(names, list) and names):
         raise UnsupportedConversion(
-            "functionCallingConfig ANY with several allowedFunctionNames has no "
-            "anthropic-messages or openai-chat form (they force any tool or exactly one)"
+            f"functionCallingConfig {raw.get('mode')} with allowedFunctionNames restricts "
+            "the calls to some tools; anthropic-messages has no such restriction"
         )
     return ToolChoice(mode=choice.mode, name=choice.name if choice.mode == "tool" else None)
 

@@ -23,9 +23,10 @@ Requests:
   a forced call, are declined; tool names outside Gemini's
   ``^[a-zA-Z0-9_:.-]{1,64}$`` are declined;
 * tool choice: auto -> AUTO, any -> ANY, tool -> ANY with
-  ``allowedFunctionNames: [name]``, none -> NONE (an openai-chat
-  ``allowed_tools`` required choice -> ANY with its names:
-  ``allowed_tools.py``); parallel calls disabled
+  ``allowedFunctionNames: [name]``, none -> NONE (an openai-chat or
+  openai-responses ``allowed_tools`` required choice -> ANY with its names,
+  an auto one over strict tools -> VALIDATED with its names, over other
+  tools declined: ``allowed_tools.py``); parallel calls disabled
   (``parallel_tool_calls: false``, ``disable_parallel_tool_use``) have no
   Gemini switch: such a request is declined (``UnsupportedConversion``);
 * ``max_tokens`` -> ``generationConfig.maxOutputTokens``, ``stop_sequences``

@@ -16,6 +16,12 @@ https://ai.google.dev/gemini-api/docs/function-calling.
 (``tool`` with its name when ``allowedFunctionNames`` names exactly one),
 NONE -> none, VALIDATED -> auto (calls constrained to the schemas; the raw
 value keeps it). ``ToolChoice.raw`` is the functionCallingConfig as carried.
+``allowedFunctionNames`` is valid with ANY or VALIDATED
+(https://ai.google.dev/api/caching#FunctionCallingConfig); beside VALIDATED
+even one name is a restriction of an ``auto`` choice (the model may still
+answer in text), not a named tool: it stays in ``raw``
+(``toolwire.conformance.allowed_tools`` reads it), ``ToolChoice.name`` is
+only the tool an ANY choice forces.
 
 Limitation: declarations spread over several Tool objects are written back
 as one Tool object per run of consecutive declarations (grouping is not a
@@ -144,10 +150,11 @@ def parse_tool_config(value: Any, path: str) -> tuple[ToolChoice | None, dict[st
         )
     names = calling.get("allowedFunctionNames")
     name = None
-    if isinstance(names, list) and len(names) == 1 and isinstance(names[0], str):
-        name = names[0]
-        if mode == "required":
-            mode = "tool"
+    # ANY among one function forces it. VALIDATED among one stays auto (a
+    # restriction, in ``raw``), so no name: it forces nothing.
+    if mode == "required" and isinstance(names, list) and len(names) == 1:
+        name = names[0] if isinstance(names[0], str) else None
+        mode = "tool" if name is not None else mode
     return ToolChoice(mode=mode, name=name, raw=dict(calling)), rest
 
 
