@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from toolwire.conformance.memo import by_identity
 from toolwire.conformance.timeline import timeline_of
-from toolwire.harness.dialects.openai_responses.items import item_position
+from toolwire.harness.dialects.openai_responses.layout import item_position
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     GEMINI,

@@ -1,17 +1,15 @@
 """reasoning.*: model reasoning goes back to the provider the way it demands.
 
-* DeepSeek thinking mode: every assistant message of a stretch with tool
-  calls carries ``reasoning_content`` in later requests, ``""`` included
-  (https://api-docs.deepseek.com/guides/thinking_mode; pydantic-ai's real
-  DeepSeek recording sends ``reasoning_content: ""`` and is accepted).
-* The legacy ``deepseek-reasoner`` answered 400 to any ``reasoning_content``
-  in the input (https://api-docs.deepseek.com/guides/reasoning_model).
+* DeepSeek's ``reasoning_content`` in later requests: reasoning_replay.py
+  (its conversion check is wired here).
 * Replayed reasoning is the text returned, and Anthropic thinking keeps its
   signature and redacted data
   (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking).
   A deepseek-chat target cannot carry signatures (docs/conventions.md).
-* Anthropic thinking blocks open the assistant content; interleaved thinking
-  may also follow a server tool's result inside the same message.
+* Anthropic thinking blocks open the assistant content: reasoning_position.py.
+* Reasoning carried across dialects, signatures, Gemini's and the Responses
+  API's reasoning: reasoning_carried.py, reasoning_signatures.py,
+  reasoning_gemini.py, reasoning_items.py.
 
 Each ``check_<property>`` is pure; the wiring dicts at the end say what the
 engine calls for each scope.
@@ -23,151 +21,21 @@ from collections.abc import Callable
 
 from toolwire.conformance import reasoning_carried as carried
 from toolwire.conformance import reasoning_gemini, reasoning_items
+from toolwire.conformance import reasoning_position as position
+from toolwire.conformance import reasoning_replay as replay
 from toolwire.conformance import reasoning_signatures as signatures
 from toolwire.conformance.context import (
     ConversionCheck,
     ConversionUnderTest,
     PayloadCheck,
-    PayloadUnderTest,
     RoundTripCheck,
     RoundTripUnderTest,
 )
 from toolwire.conformance.findings import Finding, finding
-from toolwire.conformance.paths import block_path, response_block_path, turn_path
 from toolwire.conformance.reasoning_carried import carries_reasoning, extra_reasoning
-from toolwire.conformance.reasoning_views import AssistantView, assistant_views, thinking_pairs
+from toolwire.conformance.reasoning_views import AssistantView, thinking_pairs
 from toolwire.conformance.text import same_text
-from toolwire.conformance.timeline import ASSISTANT_ROLES, timeline_of
-from toolwire.harness.model import (
-    ANTHROPIC_MESSAGES,
-    DEEPSEEK_CHAT,
-    Conversation,
-    OpaqueBlock,
-    Response,
-    TextBlock,
-    ThinkingBlock,
-    ToolCall,
-    Turn,
-)
-
-REPLAY_FIELD = "reasoning_content"
-
-
-def _has_replay_field(turn: Turn) -> bool:
-    return any(
-        isinstance(block, ThinkingBlock) and block.origin == REPLAY_FIELD and block.text is not None
-        for block in turn.blocks
-    )
-
-
-def check_replay_missing(conversation: Conversation) -> list[Finding]:
-    """Every assistant message of a stretch with tool calls carries reasoning_content."""
-    found = []
-    for view in assistant_views(conversation):
-        if not view.tool_stretch:
-            continue
-        for index, turn in zip(view.indices, view.turns, strict=True):
-            if _has_replay_field(turn):
-                continue
-            state = "is null" if turn.extra.get(REPLAY_FIELD, 0) is None else "is missing"
-            found.append(
-                finding(
-                    "reasoning.replay_missing",
-                    f"{turn_path(index)} is an assistant message of a stretch with tool calls, "
-                    f"but its reasoning_content {state} (send back the text the model returned, "
-                    '"" when it was empty)',
-                    turn_path(index),
-                    expected="reasoning_content",
-                    actual=None,
-                )
-            )
-    return found
-
-
-def check_replay_forbidden(conversation: Conversation) -> list[Finding]:
-    """No assistant message of the input carries reasoning_content (legacy reasoner)."""
-    found = []
-    for index, turn in enumerate(conversation.turns):
-        if turn.role not in ASSISTANT_ROLES:
-            continue
-        for b, block in enumerate(turn.blocks):
-            if not (isinstance(block, ThinkingBlock) and block.origin == REPLAY_FIELD):
-                continue
-            path = block_path(conversation, index, b)
-            found.append(
-                finding(
-                    "reasoning.replay_forbidden",
-                    f"{path} sends reasoning_content back; the legacy deepseek-reasoner rejects "
-                    "reasoning_content in the input (drop it from earlier assistant messages)",
-                    path,
-                    expected=None,
-                    actual=block.text,
-                )
-            )
-    return found
-
-
-def _is_server_tool_result(block: object) -> bool:
-    return isinstance(block, OpaqueBlock) and block.type.endswith("tool_result")
-
-
-def _misplaced_thinking(turn: Turn) -> list[tuple[int, str]]:
-    """Thinking blocks after other content, with what comes before them.
-
-    Interleaved thinking may follow a server tool's result inside the same
-    message (a client tool_use is answered in the next message, so thinking
-    after it in one message is never interleaving): that is accepted.
-    """
-    misplaced = []
-    first_other: str | None = None
-    after_result = False
-    for index, block in enumerate(turn.blocks):
-        if isinstance(block, ThinkingBlock):
-            if first_other is not None and not after_result:
-                misplaced.append((index, first_other))
-            continue
-        if first_other is None:
-            first_other = _block_kind(block)
-        if _is_server_tool_result(block):
-            after_result = True
-    return misplaced
-
-
-def _block_kind(block: object) -> str:
-    if isinstance(block, TextBlock):
-        return "text"
-    if isinstance(block, ToolCall):
-        return "tool_use"
-    if isinstance(block, OpaqueBlock):
-        return block.type
-    return type(block).__name__
-
-
-def check_position(payload: Conversation | Response) -> list[Finding]:
-    """Thinking blocks open the assistant content (anthropic-messages)."""
-    placed: list[tuple[Turn, int, str, str]] = []
-    if isinstance(payload, Response):
-        message = payload.message
-        for index, before in _misplaced_thinking(message):
-            path = response_block_path(payload.dialect, message, index)
-            placed.append((message, index, before, path))
-    else:
-        for t, turn in enumerate(payload.turns):
-            if turn.role not in ASSISTANT_ROLES:
-                continue
-            for index, before in _misplaced_thinking(turn):
-                placed.append((turn, index, before, block_path(payload, t, index)))
-    return [
-        finding(
-            "reasoning.position",
-            f"the thinking block at {path} comes after a {before} block; thinking blocks "
-            "must open the assistant content",
-            path,
-            expected="thinking first",
-            actual=[_block_kind(b) for b in turn.blocks],
-        )
-        for turn, _, before, path in placed
-    ]
+from toolwire.harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, Conversation, Response
 
 
 def _thinking_pieces(view: AssistantView) -> list[str]:
@@ -313,85 +181,7 @@ def _short(value: str) -> str:
     return repr(value) if len(value) <= 16 else repr(value[:12] + "…")
 
 
-def check_replay_kept(
-    source: Conversation | Response, output: Conversation | Response
-) -> list[Finding] | None:
-    """Reasoning of a tool-call stretch in the source reaches the deepseek-chat output
-    request. A response that loses it is reasoning.dropped's (one defect, one code)."""
-    if isinstance(output, Response):
-        return None
-    if thinking_disabled(output):
-        return None  # not thinking mode: nothing has to come back
-    pairs = thinking_pairs(
-        source, output, lambda s: s.tool_stretch and s.thinking_text() is not None
-    )
-    if not pairs:
-        return None
-    found = []
-    for source_view, output_view in pairs:
-        if all(_has_replay_field(turn) for turn in output_view.turns):
-            continue
-        found.append(
-            finding(
-                "reasoning.replay_missing",
-                f"{source_view.describe()} had reasoning on a tool-call stretch, but the output "
-                f"at {output_view.path} carries no reasoning_content",
-                output_view.path,
-                expected=source_view.thinking_text(),
-                actual=None,
-            )
-        )
-    return found
-
-
 # --- wiring: what the engine calls -------------------------------------------
-
-
-def _request_check(check: Callable[[Conversation], list[Finding]]) -> PayloadCheck:
-    def run(payload: PayloadUnderTest) -> list[Finding] | None:
-        conversation = payload.conversation
-        if conversation is None or not any(
-            turn.role in ASSISTANT_ROLES for turn in conversation.turns
-        ):
-            return None
-        return check(conversation)
-
-    return run
-
-
-def thinking_disabled(conversation: Conversation | None) -> bool:
-    """The request turns DeepSeek's thinking mode off (``thinking: {type: disabled}``):
-    the replay requirement is documented for thinking mode only
-    (https://api-docs.deepseek.com/guides/thinking_mode)."""
-    if conversation is None:
-        return False
-    toggle = conversation.extra.get("thinking")
-    return isinstance(toggle, dict) and toggle.get("type") == "disabled"
-
-
-def _replay_missing_payload(payload: PayloadUnderTest) -> list[Finding] | None:
-    conversation = payload.conversation
-    if conversation is None or thinking_disabled(conversation):
-        return None
-    # A tool stretch is one whose assistant turns make a call: with no call
-    # turn (the timeline is shared with the pairing rules) there is none.
-    if not timeline_of(conversation).call_turns:
-        return None
-    if not any(v.tool_stretch for v in assistant_views(conversation)):
-        return None
-    return check_replay_missing(conversation)
-
-
-def _position_payload(payload: PayloadUnderTest) -> list[Finding] | None:
-    target = payload.conversation or payload.response
-    if target is None or payload.dialect != ANTHROPIC_MESSAGES or not _has_thinking(target):
-        return None
-    return check_position(target)
-
-
-def _has_thinking(payload: Conversation | Response) -> bool:
-    turns = payload.turns if isinstance(payload, Conversation) else (payload.message,)
-    return any(isinstance(b, ThinkingBlock) for turn in turns for b in turn.blocks)
 
 
 Compare = Callable[[Conversation | Response, Conversation | Response], "list[Finding] | None"]
@@ -433,12 +223,11 @@ def _roundtrip(check: Compare, via: str | None = None) -> RoundTripCheck:
 
 PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
     **reasoning_items.PAYLOAD_CHECKS,
-    "reasoning.replay_missing": _replay_missing_payload,
-    "reasoning.replay_forbidden": _request_check(check_replay_forbidden),
-    "reasoning.position": _position_payload,
+    **replay.PAYLOAD_CHECKS,
+    **position.PAYLOAD_CHECKS,
 }
 CONVERSION_CHECKS: dict[str, ConversionCheck] = {
-    "reasoning.replay_missing": _conversion(check_replay_kept, DEEPSEEK_CHAT),
+    "reasoning.replay_missing": _conversion(replay.check_replay_kept, DEEPSEEK_CHAT),
     "reasoning.altered": _conversion(_response_aware(check_altered)),
     "reasoning.signature_lost": _conversion(
         _response_aware(check_signature_lost), ANTHROPIC_MESSAGES

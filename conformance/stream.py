@@ -44,41 +44,35 @@ end-of-stream events that then never come. Shape problems of one event
 
 One problem repeated through a stream (the same issue code on many events)
 is one finding that says how many times and where it first and last showed.
+
+Siblings: ``stream_reassembly.py`` (the conversion rule stream.reassembly),
+``stream_calls.py`` (the streamed calls and the event that started each),
+``stream_responses.py`` (the Responses API stream's rules).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 from toolwire.conformance.context import (
     ConversionCheck,
-    ConversionUnderTest,
     PayloadCheck,
     PayloadUnderTest,
     RoundTripCheck,
 )
 from toolwire.conformance.findings import Finding, finding
-from toolwire.conformance.semantic import (
-    SemCall,
-    SemMessage,
-    SemText,
-    joined_text,
-    semantic_message,
-)
+from toolwire.conformance.stream_calls import call_path, calls_of, merged
 from toolwire.conformance.stream_issues import issue_findings as _issue_findings
+from toolwire.conformance.stream_reassembly import check_reassembly
 from toolwire.conformance.stream_responses import RESPONSES_PAYLOAD_CHECKS
-from toolwire.conformance.text import same_text
-from toolwire.conformance.xml_values import preview, same_json
+from toolwire.conformance.xml_values import preview
 from toolwire.harness import json_text
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     GEMINI,
     OPENAI_RESPONSES,
-    QWEN_XML,
     StreamIssue,
     StreamTranscript,
-    ToolCall,
 )
 
 COLLISION_CODES = {
@@ -153,90 +147,12 @@ def _family(stream: StreamTranscript) -> str:
     return "anthropic" if stream.dialect == ANTHROPIC_MESSAGES else "openai"
 
 
-def _calls(stream: StreamTranscript) -> list[tuple[int, ToolCall]]:
-    if not stream.response.choices:
-        return []
-    calls = [b for b in stream.response.message.blocks if isinstance(b, ToolCall)]
-    return list(enumerate(calls))
-
-
-def _json_values(text: str) -> list[object]:
-    """The JSON values ``text`` holds back to back (empty when it is not such a run)."""
-    decoder = json.JSONDecoder()
-    values: list[object] = []
-    at = 0
-    while True:
-        while at < len(text) and text[at].isspace():
-            at += 1
-        if at == len(text):
-            return values
-        try:
-            value, at = decoder.raw_decode(text, at)
-        except ValueError:
-            return []
-        values.append(value)
-
-
-def _merged(call: ToolCall) -> bool:
-    """Arguments that are several *different* JSON values run together: two calls
-    merged under one index. The same value repeated is one call whose whole
-    arguments were resent in each fragment: its fragments do not join to JSON,
-    which is stream.partial_json's to report."""
-    if call.arguments_error is None:
-        return False
-    values = _json_values(call.raw_arguments or "")
-    return len(values) > 1 and any(value != values[0] for value in values[1:])
-
-
-def _call_path(stream: StreamTranscript, position: int, call: ToolCall) -> str:
-    """The first event that carries the call, best effort."""
-    for index, event in enumerate(stream.events):
-        try:
-            data = json_text.loads(event.data)
-        except ValueError:
-            continue
-        if _event_starts_call(data, stream.dialect, position, call):
-            return f"events[{index}]"
-    return "events"
-
-
-def _event_starts_call(data: object, dialect: str, position: int, call: ToolCall) -> bool:
-    if not isinstance(data, dict):
-        return False
-    if dialect == OPENAI_RESPONSES:
-        item = data.get("item")
-        return (
-            data.get("type") == "response.output_item.added"
-            and isinstance(item, dict)
-            and item.get("call_id") == call.id
-        )
-    if dialect == ANTHROPIC_MESSAGES:
-        block = data.get("content_block")
-        return (
-            data.get("type") == "content_block_start"
-            and isinstance(block, dict)
-            and block.get("id") == call.id
-        )
-    choices = data.get("choices")
-    for choice in choices if isinstance(choices, list) else ():
-        delta = choice.get("delta") if isinstance(choice, dict) else None
-        fragments = delta.get("tool_calls") if isinstance(delta, dict) else None
-        for fragment in fragments if isinstance(fragments, list) else ():
-            if not isinstance(fragment, dict):
-                continue
-            if call.id and fragment.get("id") == call.id:
-                return True
-            if not call.id and fragment.get("index") == position:
-                return True
-    return False
-
-
 def check_index_collision(stream: StreamTranscript) -> list[Finding]:
     codes = COLLISION_CODES[_family(stream)]
     found = _issue_findings("stream.index_collision", [i for i in stream.issues if i.code in codes])
-    for position, call in _calls(stream):
-        if _merged(call):
-            path = _call_path(stream, position, call)
+    for position, call in calls_of(stream):
+        if merged(call):
+            path = call_path(stream, position, call)
             found.append(
                 finding(
                     "stream.index_collision",
@@ -317,13 +233,13 @@ def check_call_index(stream: StreamTranscript) -> list[Finding]:
 
 def check_partial_json(stream: StreamTranscript) -> list[Finding]:
     found = []
-    for position, call in _calls(stream):
+    for position, call in calls_of(stream):
         # A last call cut off by the token limit arrives as the codecs keep it
         # (harness/dialects/partial_json.py): only text that is no JSON prefix
         # stays an error here.
-        if call.arguments_error is None or _merged(call):
+        if call.arguments_error is None or merged(call):
             continue  # merged calls are an index collision, reported there
-        path = _call_path(stream, position, call)
+        path = call_path(stream, position, call)
         found.append(
             finding(
                 "stream.partial_json",
@@ -331,76 +247,6 @@ def check_partial_json(stream: StreamTranscript) -> list[Finding]:
                 f"JSON: {call.arguments_error} (joined text {preview(call.raw_arguments)})",
                 path,
                 actual=call.raw_arguments,
-            )
-        )
-    return found
-
-
-# --- conversion: the reassembled message -------------------------------------
-
-
-def _call_view(call: SemCall) -> dict[str, object]:
-    return {"name": call.name, "arguments": call.arguments}
-
-
-def _same_call(a: SemCall, b: SemCall) -> bool:
-    return a.name == b.name and same_json(a.arguments, b.arguments)
-
-
-def _texts(message: SemMessage) -> list[str]:
-    return [piece.text for piece in message.of_type(SemText)]
-
-
-def check_reassembly(conversion: ConversionUnderTest) -> list[Finding] | None:
-    """The output's reassembled message says what the source's says.
-
-    Text and tool calls (names and arguments) are compared, and for stream
-    conversions this rule alone judges them (fidelity.text, .arguments and
-    .tool_definitions stand aside); ids, reasoning, stop reason and usage have
-    their own rules (pairing.id_changed, reasoning.*, fidelity.*). Calls whose
-    fragments do not join to JSON are stream.partial_json's. A qwen-xml source
-    is judged by the xml rules.
-    """
-    source, output = conversion.source, conversion.output
-    if source.stream is None and output.stream is None:
-        return None
-    if QWEN_XML in (source.dialect, output.dialect):
-        return None
-    source_response, output_response = source.response, output.response
-    if source_response is None or output_response is None:
-        return None
-    if not source_response.choices or not output_response.choices:
-        return None
-    want, got = semantic_message(source_response), semantic_message(output_response)
-    path = "events" if output.stream is not None else "response"
-    found = []
-    if not same_text(_texts(want), _texts(got)):
-        found.append(
-            finding(
-                "stream.reassembly",
-                f"the source stream reassembles to the text {preview(joined_text(want))}; "
-                f"the output reassembles to {preview(joined_text(got))}",
-                path,
-                expected=joined_text(want),
-                actual=joined_text(got),
-            )
-        )
-    # Arguments whose fragments do not join to JSON are stream.partial_json's.
-    want_calls = [c for c in want.of_type(SemCall) if c.arguments_error is None]
-    got_calls = [c for c in got.of_type(SemCall) if c.arguments_error is None]
-    if len(want_calls) != len(want.of_type(SemCall)) or len(got_calls) != len(got.of_type(SemCall)):
-        return found
-    if len(want_calls) != len(got_calls) or not all(
-        _same_call(a, b) for a, b in zip(want_calls, got_calls, strict=False)
-    ):
-        found.append(
-            finding(
-                "stream.reassembly",
-                f"the source stream reassembles to {len(want_calls)} tool call(s); the output's "
-                f"{len(got_calls)} differ in number, name or arguments",
-                path,
-                expected=[_call_view(c) for c in want_calls],
-                actual=[_call_view(c) for c in got_calls],
             )
         )
     return found
@@ -437,7 +283,7 @@ def _stream_with_calls(
 
 
 def _has_calls(stream: StreamTranscript) -> bool:
-    return bool(_calls(stream))
+    return bool(calls_of(stream))
 
 
 def _shares_indices(stream: StreamTranscript) -> bool:
@@ -447,7 +293,7 @@ def _shares_indices(stream: StreamTranscript) -> bool:
         return False
     if stream.dialect == ANTHROPIC_MESSAGES:
         return len(stream.response.message.blocks) >= 2
-    return len(_calls(stream)) >= 2
+    return len(calls_of(stream)) >= 2
 
 
 def _openai_stream_with_calls(

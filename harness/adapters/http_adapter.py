@@ -22,66 +22,43 @@ server on 127.0.0.1, so only ``127.0.0.1`` and ``localhost`` are accepted.
 The adapter does not convert single payloads: it offers the engine's
 ``exchange`` capability (harness/engine/exchange.py), sending one case
 request through the proxy while the replay upstream answers from the twin.
+``http_spec.py`` reads and checks the spec.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
 from toolwire.harness import json_text
+from toolwire.harness.adapters.http_spec import ENVIRONMENT, read_spec
 from toolwire.harness.corpus.case import Interaction
 from toolwire.harness.corpus.record_gemini import API_KEY_HEADER, gemini_endpoint, sent_body
 from toolwire.harness.engine.exchange import ExchangeRecord
 from toolwire.harness.engine.payloads import events_to_wire, with_url_model
-from toolwire.harness.errors import AdapterLoadError, ToolwireError
+from toolwire.harness.errors import ToolwireError
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
-    DIALECTS,
     GEMINI,
-    OPENAI_CHAT,
-    OPENAI_RESPONSES,
     PayloadKind,
 )
 from toolwire.harness.proxy.client import ProxyAnswer, post_json
-from toolwire.harness.proxy.matching import MATCH_MODES, Matcher, MatchMode, stream_choice
+from toolwire.harness.proxy.endpoints import stream_choice
+from toolwire.harness.proxy.matching import Matcher, MatchMode
 from toolwire.harness.proxy.process import HOST, ProxyProcess, command_words, free_port
 from toolwire.harness.proxy.replay import ReceivedRequest, ReplayUpstream, path_of
 from toolwire.harness.sse import parse_sse
 
-QUERY_KEYS = (
-    "front",
-    "back",
-    "path",
-    "match",
-    "timeout",
-    "upstream_port",
-    "ready",
-    "header",
-    "name",
-    "version",
-)
-_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an RFC 9110 token
-_ENVIRONMENT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-DEFAULT_TIMEOUT = 30.0
 READY_TIMEOUT = 30.0
 EXIT_WAIT = 0.5
 # A key the proxy can pass on: the replay upstream ignores credentials.
 DUMMY_KEY = "toolwire-replay-key"
 # Names a file that keeps the output of a proxy started by --proxy-cmd.
 KEEP_LOG_VARIABLE = "TOOLWIRE_PROXY_LOG"
-# The front endpoint of each dialect (Gemini's: the prefix of its method paths).
-DEFAULT_PATHS = {
-    ANTHROPIC_MESSAGES: "/v1/messages",
-    OPENAI_RESPONSES: "/v1/responses",
-    GEMINI: "/v1beta",
-}
 # A Gemini request that names no model in its recorded URL goes to this one.
 GEMINI_FALLBACK_MODEL = "gemini-2.5-flash"
 
@@ -95,33 +72,18 @@ class HttpProxyAdapter:
 
     def __init__(self, spec: str) -> None:
         self.spec = spec
-        parts = urlsplit(spec)
-        if parts.scheme != "http":
-            raise AdapterLoadError(
-                f"adapter {spec!r}: only plain http:// proxies on this machine can be tested",
-                hint="run the proxy locally without TLS",
-            )
-        if parts.hostname not in (HOST, "localhost"):
-            raise AdapterLoadError(
-                f"adapter {spec!r}: the proxy must listen on 127.0.0.1, not {parts.hostname!r}",
-                hint="its upstream is the replay server on 127.0.0.1, so it runs on this machine",
-            )
-        try:
-            self.port: int | None = parts.port or None
-        except ValueError as error:
-            raise AdapterLoadError(f"adapter {spec!r}: bad port ({error})") from None
-        options = self._options(parts.query)
-        self.extra_headers = self._extra_headers(parts.query)
-        self.front = self._dialect(options, "front", ANTHROPIC_MESSAGES)
-        self.back = self._dialect(options, "back", OPENAI_CHAT)
-        self.path = options.get("path", DEFAULT_PATHS.get(self.front, "/v1/chat/completions"))
-        self.match: MatchMode = self._match(options.get("match", "conversation"))
-        self.request_timeout = self._number(options, "timeout", DEFAULT_TIMEOUT)
-        upstream = options.get("upstream_port")
-        self.upstream_port = None if upstream is None else self._port(upstream)
-        self.ready_path = options.get("ready")
-        self.name = options.get("name", "http-proxy")
-        self.version = options.get("version", "unknown")
+        read = read_spec(spec)
+        self.port: int | None = read.port
+        self.extra_headers = read.extra_headers
+        self.front = read.front
+        self.back = read.back
+        self.path = read.path
+        self.match: MatchMode = read.match
+        self.request_timeout = read.request_timeout
+        self.upstream_port = read.upstream_port
+        self.ready_path = read.ready_path
+        self.name = read.name
+        self.version = read.version
         self._replay: ReplayUpstream | None = None
         self._process: ProxyProcess | None = None
         self._lock = threading.Lock()
@@ -276,7 +238,7 @@ class HttpProxyAdapter:
         if replay is not None:
             value = value.replace("{upstream_url}", replay.url)
             value = value.replace("{upstream_port}", str(replay.port))
-        return _ENVIRONMENT.sub(lambda found: os.environ.get(found.group(1), ""), value)
+        return ENVIRONMENT.sub(lambda found: os.environ.get(found.group(1), ""), value)
 
     def _exit_note(self) -> str:
         if self._process is None:
@@ -290,78 +252,6 @@ class HttpProxyAdapter:
 
     def _matcher(self) -> Matcher:
         return Matcher(self.match, self.back, front=self.front)
-
-    # --- reading the spec --------------------------------------------------------------
-
-    def _options(self, query: str) -> dict[str, str]:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        options = {key: value for key, value in pairs if key != "header"}
-        for key in options:
-            if key not in QUERY_KEYS:
-                raise AdapterLoadError(
-                    f"adapter {self.spec!r}: unknown option {key!r}",
-                    hint=f"options: {', '.join(QUERY_KEYS)}",
-                )
-        return options
-
-    def _extra_headers(self, query: str) -> tuple[tuple[str, str], ...]:
-        headers = []
-        for key, value in parse_qsl(query, keep_blank_values=True):
-            if key != "header":
-                continue
-            name, colon, text = value.partition(":")
-            name = name.strip()
-            if not colon or not _HEADER_NAME.match(name):
-                raise AdapterLoadError(
-                    f"adapter {self.spec!r}: header={value!r} is not Name:value",
-                    hint="write header=x-portkey-provider:openai (URL-encode spaces as %20)",
-                )
-            for variable in _ENVIRONMENT.findall(text):
-                if variable not in os.environ:
-                    raise AdapterLoadError(
-                        f"adapter {self.spec!r}: header {name} uses ${{{variable}}}, "
-                        "which is not set",
-                        hint=f"export {variable} before the run",
-                    )
-            headers.append((name, text.strip()))
-        return tuple(headers)
-
-    def _dialect(self, options: dict[str, str], key: str, default: str) -> str:
-        value = options.get(key, default)
-        if value not in DIALECTS:
-            raise AdapterLoadError(
-                f"adapter {self.spec!r}: {key}={value!r} is not a dialect",
-                hint=f"use one of: {', '.join(DIALECTS)}",
-            )
-        return value
-
-    def _match(self, value: str) -> MatchMode:
-        for mode in MATCH_MODES:
-            if value == mode:
-                return mode
-        raise AdapterLoadError(
-            f"adapter {self.spec!r}: match={value!r} is not a match mode",
-            hint=f"use one of: {', '.join(MATCH_MODES)}",
-        )
-
-    def _number(self, options: dict[str, str], key: str, default: float) -> float:
-        try:
-            value = float(options.get(key, default))
-        except ValueError:
-            value = -1.0
-        if not value > 0:
-            raise AdapterLoadError(
-                f"adapter {self.spec!r}: {key}={options.get(key)!r} is not a positive number"
-            )
-        return value
-
-    def _port(self, text: str) -> int:
-        if not text.isdigit() or not 0 < int(text) < 65536:
-            raise AdapterLoadError(
-                f"adapter {self.spec!r}: upstream_port={text!r} is not a port number",
-                hint="write a port between 1 and 65535",
-            )
-        return int(text)
 
 
 def _record(

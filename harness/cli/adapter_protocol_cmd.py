@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from toolwire.harness.cli.options import timeout_option
+from toolwire.harness.cli.options import corpus_option, timeout_option
 from toolwire.harness.errors import ToolwireError
 
 if TYPE_CHECKING:
@@ -37,12 +37,7 @@ class ProtocolUsageError(ToolwireError):
     type=click.Path(path_type=Path, allow_dash=True),
     help="Check a file of recorded messages, one JSON object per line ('-' for stdin).",
 )
-@click.option(
-    "--corpus",
-    "corpus_path",
-    type=click.Path(path_type=Path),
-    help="Where --check finds payloads to convert (default: the bundled corpus).",
-)
+@corpus_option("Where --check finds payloads to convert (default: the bundled corpus).")
 @timeout_option("Seconds --check waits for each answer.")
 def adapter_protocol(
     print_schema: bool,

@@ -17,6 +17,7 @@ import click
 
 from toolwire.harness.cli.options import (
     adapter_option,
+    corpus_option,
     parse_profiles,
     profiles_option,
     timeout_option,
@@ -44,12 +45,7 @@ class ConvertUsageError(ToolwireError):
     "reference, an installed adapter name, package.module:attribute, "
     "http://127.0.0.1:PORT?front=...&back=... or cmd:COMMAND."
 )
-@click.option(
-    "--corpus",
-    "corpus_path",
-    type=click.Path(path_type=Path),
-    help="Corpus folder (default: the bundled corpus).",
-)
+@corpus_option()
 @click.option(
     "--kind",
     "kinds",

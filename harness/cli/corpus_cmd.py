@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import yaml
 
-from toolwire.harness.cli.options import text_or_json_option
+from toolwire.harness.cli.options import corpus_option, text_or_json_option
 from toolwire.harness.corpus.case import Case
 from toolwire.harness.corpus.loader import (
     Corpus,
@@ -33,15 +33,6 @@ if TYPE_CHECKING:
     from toolwire.harness.corpus.coverage import CoverageReport
 
 
-def _corpus_folder(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
-    from toolwire.harness.corpus.loader import corpus_folder_problem
-
-    problem = corpus_folder_problem(value) if value is not None else None
-    if problem is not None:
-        raise click.BadParameter(f"{value}: {problem[0]} ({problem[1]})", ctx, param)
-    return value
-
-
 def corpus_to_write(corpus_path: Path | None) -> Path:
     """The corpus a new case goes to. Without --corpus that is the bundled one,
     but only in a source checkout: an installed package is replaced by the
@@ -58,13 +49,8 @@ def corpus_to_write(corpus_path: Path | None) -> Path:
     return root
 
 
-_CORPUS_OPTION = click.option(
-    "--corpus",
-    "corpus_path",
-    type=click.Path(path_type=Path),
-    default=None,
-    callback=_corpus_folder,
-    help="Corpus folder (default: the corpus bundled with toolwire).",
+_CORPUS_OPTION = corpus_option(
+    "Corpus folder (default: the corpus bundled with toolwire).", checked=True
 )
 
 
@@ -119,13 +105,7 @@ def list_cases(corpus_path: Path | None, output_format: str, coverage: bool) -> 
 
 @corpus.command("add")
 @click.argument("cassette", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--corpus",
-    "corpus_path",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Corpus folder to add the case to (default: the bundled corpus).",
-)
+@corpus_option(to_write=True)
 @click.option("--id", "case_id", help="Case id (default: <main-feature>/<cassette name>).")
 @click.option("--dialect", type=click.Choice(DIALECTS), help="The dialect (default: detected).")
 @click.option("--profile", type=click.Choice(PROFILES), help="Profile (default: the dialect's).")

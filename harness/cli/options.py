@@ -6,6 +6,7 @@ import importlib
 import math
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -62,6 +63,38 @@ def api_key_from_env(
         )
     click.echo(f"toolwire: note: ${name} is not set; {without_key}", err=True)
     return None
+
+
+CORPUS_HELP = "Corpus folder (default: the bundled corpus)."
+CORPUS_TO_WRITE_HELP = "Corpus folder to add the case to (default: the bundled corpus)."
+
+
+def _corpus_folder(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    from toolwire.harness.corpus.loader import corpus_folder_problem
+
+    problem = corpus_folder_problem(value) if value is not None else None
+    if problem is not None:
+        raise click.BadParameter(f"{value}: {problem[0]} ({problem[1]})", ctx, param)
+    return value
+
+
+def corpus_option(
+    help_text: str | None = None, *, to_write: bool = False, checked: bool = False
+) -> Callable[[F], F]:
+    """``--corpus FOLDER`` (the ``corpus_path`` argument; None means the bundled
+    corpus). ``to_write``: the corpus a new case goes to, so a file is refused
+    (``corpus_cmd.corpus_to_write`` picks the default); ``checked``: a folder
+    that cannot be read as a corpus is a usage error before the command runs."""
+    if help_text is None:
+        help_text = CORPUS_TO_WRITE_HELP if to_write else CORPUS_HELP
+    return click.option(
+        "--corpus",
+        "corpus_path",
+        type=click.Path(file_okay=not to_write, path_type=Path),
+        default=None,
+        callback=_corpus_folder if checked else None,
+        help=help_text,
+    )
 
 
 def adapter_option(help_text: str) -> Callable[[F], F]:

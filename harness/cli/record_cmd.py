@@ -14,7 +14,7 @@ import click
 
 from toolwire.harness import json_text
 from toolwire.harness.cli.corpus_cmd import corpus_to_write
-from toolwire.harness.cli.options import api_key_from_env, timeout_option
+from toolwire.harness.cli.options import api_key_from_env, corpus_option, timeout_option
 from toolwire.harness.corpus.importer import AddOptions
 from toolwire.harness.corpus.record import DEFAULT_TIMEOUT, RecordOptions, record_case
 from toolwire.harness.corpus.scrub import is_secret_header
@@ -44,12 +44,7 @@ class RecordUsageError(ToolwireError):
     "e.g. OPENAI_API_KEY).",
 )
 @click.option("--id", "case_id", help="Case id (default: <main-feature>/<model>-<tool>).")
-@click.option(
-    "--corpus",
-    "corpus_path",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Corpus folder to add the case to (default: the bundled corpus).",
-)
+@corpus_option(to_write=True)
 @click.option(
     "--feature", "features", multiple=True, type=click.Choice(FEATURES), help="Add a feature."
 )

@@ -12,6 +12,7 @@ import click
 from toolwire.harness.atomic_write import ensure_writable_folder, write_atomic
 from toolwire.harness.cli.options import (
     adapter_option,
+    corpus_option,
     parse_profiles,
     profiles_option,
     schema_option,
@@ -46,12 +47,7 @@ def _parse_jobs(_ctx: click.Context, _param: click.Parameter, value: str) -> int
     "reference, an installed adapter name, package.module:attribute, "
     "http://127.0.0.1:PORT?front=...&back=... or cmd:COMMAND."
 )
-@click.option(
-    "--corpus",
-    "corpus_path",
-    type=click.Path(path_type=Path),
-    help="Corpus folder (default: the bundled corpus).",
-)
+@corpus_option()
 @click.option(
     "--select",
     "select",

@@ -2,7 +2,9 @@
 
 ``replay.py`` is the upstream a proxy forwards to (a real server on
 127.0.0.1 answering from a cassette); ``matching.py`` decides which recorded
-request a received one is, and explains a miss; ``client.py`` sends a case's
+request a received one is, and explains a miss (with ``conversation_key.py``,
+the conversation matcher's key, and ``endpoints.py``, the endpoint and stream
+choice a path names); ``client.py`` sends a case's
 request to the proxy and reads its answer under a deadline; ``process.py``
 starts and stops a proxy for ``--proxy-cmd``. The ``http://`` adapter
 (harness/adapters/http_adapter.py) puts them together; docs/proxies.md

@@ -51,26 +51,15 @@ Two matchers (docs/proxies.md "Matching"):
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
-from urllib.parse import parse_qsl, urlsplit
 
-from toolwire.conformance.conventions import json_value, output_envelope, strip_error_mark
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.errors import ToolwireError
-from toolwire.harness.model import (
-    ANTHROPIC_MESSAGES,
-    GEMINI,
-    OPENAI_RESPONSES,
-    Block,
-    OpaqueBlock,
-    TextBlock,
-    ThinkingBlock,
-    ToolCall,
-    ToolResult,
-)
+from toolwire.harness.model import OPENAI_RESPONSES
+from toolwire.harness.proxy.conversation_key import conversation_key
+from toolwire.harness.proxy.endpoints import endpoint_of, stream_choice
 
 MatchMode: TypeAlias = Literal["strict", "conversation"]
 MATCH_MODES: tuple[MatchMode, ...] = ("strict", "conversation")
@@ -179,47 +168,7 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
-# A version segment (``/v1/``, z.ai's ``/api/paas/v4/``, Gemini's ``/v1beta/``): paths
-# compare from after the last one.
-_VERSION_SEGMENT = re.compile(r"/v[0-9]+(?:(?:alpha|beta)[0-9]*)?/")
-
-
-# A Gemini method path: the model and the stream choice are in it.
-_GEMINI_METHOD = re.compile(r"/models/[^/:]+:(stream)?[gG]enerateContent$")
-GEMINI_ENDPOINT = "/models/*:generateContent"
-SIGNED_REASONING = frozenset((GEMINI, ANTHROPIC_MESSAGES, OPENAI_RESPONSES))
-# Gemini's stream without ``alt=sse`` is one JSON array, not an event stream
-# (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent).
-JSON_ARRAY_STREAM = "a JSON array (streamGenerateContent without alt=sse)"
-
-
-def endpoint_of(path: str) -> str:
-    """``/v1/chat/completions``, ``/chat/completions`` and z.ai's
-    ``/api/paas/v4/chat/completions`` name the same endpoint; so do Gemini's
-    ``/v1beta/models/{any model}:generateContent`` and ``:streamGenerateContent``
-    (the stream choice is ``stream_choice``'s)."""
-    route = urlsplit(path).path.rstrip("/") or "/"
-    if _GEMINI_METHOD.search(route):
-        return GEMINI_ENDPOINT
-    markers = list(_VERSION_SEGMENT.finditer(route))
-    return route[markers[-1].end() - 1 :] if markers else route
-
-
-def stream_choice(dialect: str, path: str, body_stream: bool | None) -> bool | str:
-    """Whether a request asks for a stream: Gemini says it in its path
-    (``:streamGenerateContent``, as an event stream with ``alt=sse``, else as
-    ``JSON_ARRAY_STREAM``), the other dialects in their body."""
-    if dialect != GEMINI:
-        return bool(body_stream)
-    parts = urlsplit(path)
-    found = _GEMINI_METHOD.search(parts.path.rstrip("/"))
-    if found is None or found.group(1) is None:
-        return False
-    sse = ("alt", "sse") in parse_qsl(parts.query, keep_blank_values=True)
-    return True if sse else JSON_ARRAY_STREAM
-
-
-# --- the conversation key ------------------------------------------------------
+# --- which reasoning the conversation key keeps -----------------------------------
 
 
 def _across_responses(front: str | None, back: str) -> bool:
@@ -228,132 +177,6 @@ def _across_responses(front: str | None, back: str) -> bool:
     provider's, which no correct converter sends, so it cannot tell recordings
     apart; the reasoning rules judge what was sent."""
     return front is not None and front != back and OPENAI_RESPONSES in (front, back)
-
-
-def conversation_key(
-    dialect: str, body: Any, path: str = "", reasoning: bool = True
-) -> dict[str, Any]:
-    if body is None:
-        return {"unreadable": "the body is not JSON"}
-    try:
-        conversation = get_codec(dialect).parse_request(body)
-    except ToolwireError as error:
-        return {"unreadable": f"the {dialect} codec cannot read it: {error}"}
-    ordinals = _Ordinals()
-    runs: list[dict[str, Any]] = []
-    if conversation.system:
-        _add(runs, "system", conversation.system, ordinals)
-    keep_thinking = reasoning and dialect not in SIGNED_REASONING
-    for turn in conversation.turns:
-        _add(runs, _role_class(turn.role), turn.blocks, ordinals, keep_thinking)
-    for run in runs:
-        if "results" in run:
-            run["results"].sort(key=lambda result: result["for"] or 0)
-    return {
-        "stream": stream_choice(dialect, path, conversation.stream),
-        "tools": [tool.name for tool in conversation.tools or ()],
-        "runs": runs,
-    }
-
-
-def _role_class(role: str) -> str:
-    if role in ("system", "developer"):
-        return "system"
-    # An openai-chat tool message is the user's side answering, as in Anthropic.
-    return "user" if role == "tool" else role
-
-
-def _add(
-    runs: list[dict[str, Any]],
-    role: str,
-    blocks: Sequence[Block],
-    ordinals: _Ordinals,
-    keep_thinking: bool = True,
-) -> None:
-    """Adds the blocks to the run of consecutive messages of ``role``."""
-    if not runs or runs[-1]["role"] != role:
-        runs.append({"role": role})
-    run = runs[-1]
-    for block in blocks:
-        if isinstance(block, TextBlock):
-            if block.text:
-                run["text"] = run.get("text", "") + _unfolded(block.text)
-        elif isinstance(block, ThinkingBlock):
-            if not keep_thinking:
-                continue
-            if block.redacted_data is not None:
-                run.setdefault("redacted_thinking", []).append(block.redacted_data)
-            elif block.text:
-                run["thinking"] = run.get("thinking", "") + _unfolded(block.text)
-        elif isinstance(block, ToolCall):
-            call = {"call": ordinals.call(block.id, block.name), "name": block.name}
-            run.setdefault("calls", []).append({**call, "arguments": block.arguments})
-        elif isinstance(block, ToolResult):
-            # docs/conventions.md: an "Error:" marker and an is_error flag say the same
-            value = _result_value(strip_error_mark(_text_of(block.content)))
-            answered = ordinals.result(block.call_id, block.name)
-            result = {"for": answered, "text": value}
-            run.setdefault("results", []).append(result)
-        elif isinstance(block, OpaqueBlock):
-            run.setdefault("opaque", []).append(block.type)
-
-
-def _result_value(text: str) -> Any:
-    """A result as its meaning, read as the rules read it (conformance/conventions.py):
-    JSON text is its value, and an output envelope (``{"output": ...}``,
-    ``{"result": ...}``, ``{"content": ...}``: Gemini takes any object,
-    https://ai.google.dev/api/caching#FunctionResponse) is the text it holds.
-    Converters re-serialise and wrap results; the rules, not the matcher,
-    judge how."""
-    inner = output_envelope(text)
-    if inner is not None:
-        text = strip_error_mark(_unfolded(inner))  # a marker inside the envelope
-    found, value = json_value(text)
-    return value if found else text
-
-
-class _Ordinals:
-    """Call ids as ordinals (1, 2, ...), and which calls are still unanswered."""
-
-    def __init__(self) -> None:
-        self.by_id: dict[str, int] = {}
-        self.count = 0
-        self.open: list[tuple[str | None, int]] = []  # (name, ordinal) of unanswered calls
-
-    def call(self, call_id: str | None, name: str | None) -> int:
-        if call_id is not None and call_id in self.by_id:
-            ordinal = self.by_id[call_id]
-        else:
-            self.count += 1
-            ordinal = self.count
-            if call_id is not None:
-                self.by_id[call_id] = ordinal
-        self.open.append((name, ordinal))
-        return ordinal
-
-    def result(self, call_id: str | None, name: str | None) -> int | None:
-        if call_id is not None:
-            if call_id not in self.by_id:  # an orphan: an ordinal of its own
-                self.count += 1
-                self.by_id[call_id] = self.count
-            ordinal = self.by_id[call_id]
-            self.open = [entry for entry in self.open if entry[1] != ordinal]
-            return ordinal
-        for index, (open_name, ordinal) in enumerate(self.open):
-            if name is None or open_name == name:
-                del self.open[index]
-                return ordinal
-        return None
-
-
-def _text_of(blocks: Sequence[Block]) -> str:
-    return "".join(_unfolded(b.text) for b in blocks if isinstance(b, TextBlock))
-
-
-def _unfolded(text: str) -> str:
-    # Converters join text blocks with "", "\n" or "\n\n" (docs/conventions.md,
-    # conformance/text.py): newlines never decide which recording a request is.
-    return text.replace("\n", "")
 
 
 # --- answering a miss by position -------------------------------------------------

@@ -224,7 +224,7 @@ def test_text_delta_needs_its_content_part() -> None:
 
 
 def test_item_position_points_at_the_wire_item() -> None:
-    from toolwire.harness.dialects.openai_responses.items import item_position
+    from toolwire.harness.dialects.openai_responses.layout import item_position
 
     turns = CODEC.parse_request(REASONING_REPLAY_REQUEST).turns
     # user message, reasoning, call, call, output, output

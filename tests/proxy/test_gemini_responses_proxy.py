@@ -16,13 +16,13 @@ from tests.proxy.support import by_rule, proxied_adapter, verdicts
 from tests.proxy.toy_proxy import GEMINI_KEY
 from toolwire.harness.adapters.http_adapter import HttpProxyAdapter
 from toolwire.harness.engine.verdicts import Verdict
-from toolwire.harness.proxy.matching import (
+from toolwire.harness.proxy.endpoints import (
     GEMINI_ENDPOINT,
     JSON_ARRAY_STREAM,
-    Matcher,
     endpoint_of,
     stream_choice,
 )
+from toolwire.harness.proxy.matching import Matcher
 from toolwire.harness.proxy.replay_http import REDACTED, redacted_headers, without_secrets
 
 CONVERT = "convert"

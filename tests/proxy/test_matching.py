@@ -15,10 +15,10 @@ from toolwire.harness.adapters.reference.errors import ConversionError
 from toolwire.harness.engine.payloads import with_url_model
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.model import GEMINI
+from toolwire.harness.proxy.endpoints import endpoint_of
 from toolwire.harness.proxy.matching import (
     Matcher,
     RequestKey,
-    endpoint_of,
     find_match,
     nearest_miss,
 )

@@ -32,6 +32,9 @@ reassembled but noted (``index_not_dense``). Problems are reported as
 wins) but not ``object`` (always ``chat.completion.chunk``) nor the random
 per-chunk ``obfuscation`` padding: ``render_stream`` uses it to stamp chunks.
 
+This module reads the chunks and reports their issues; ``stream_state.py``
+holds what each choice has accumulated and builds its ``Choice``.
+
 Reference: https://platform.openai.com/docs/api-reference/chat-streaming
 """
 
@@ -39,106 +42,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.harness import json_text
-from toolwire.harness.dialects.openai_chat.common import (
-    decode_arguments,
-    int_or_none,
-    parse_finish_reason,
-    parse_usage,
-    type_name,
-)
+from toolwire.harness.dialects.openai_chat.common import int_or_none, parse_usage, type_name
 from toolwire.harness.dialects.openai_chat.messages import REASONING_FIELDS
-from toolwire.harness.dialects.partial_json import CUT_STOP_REASONS, cut_off_value
-from toolwire.harness.model import (
-    Block,
-    Choice,
-    Response,
-    SSEEvent,
-    StreamIssue,
-    StreamTranscript,
-    TextBlock,
-    ThinkingBlock,
-    ToolCall,
-    Turn,
-)
+from toolwire.harness.dialects.openai_chat.stream_state import CallState, ChoiceState
+from toolwire.harness.model import Response, SSEEvent, StreamIssue, StreamTranscript
 
 _CHUNK_SKIPPED = frozenset(("id", "model", "choices", "usage", "object", "obfuscation"))
-
-
-@dataclass
-class _CallState:
-    index: int
-    id: str | None = None
-    name: str | None = None
-    arguments: list[str] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-    function_extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_call(self, finish_reason: str | None = None) -> ToolCall:
-        extra = dict(self.extra)
-        if self.function_extra:
-            extra["function"] = dict(self.function_extra)
-        if self.arguments is None:
-            return ToolCall(
-                id=self.id,
-                name=self.name,
-                arguments=None,
-                arguments_error="no arguments were streamed for this call",
-                extra=extra,
-            )
-        raw = "".join(self.arguments)
-        arguments, error = decode_arguments(raw)
-        if error is not None and finish_reason in CUT_STOP_REASONS:
-            # Cut off by the token limit: keep what was streamed, as the SDKs do.
-            cut, value = cut_off_value(raw)
-            if cut:
-                arguments, error = value, None
-        return ToolCall(self.id, self.name, arguments, raw, error, extra)
-
-
-@dataclass
-class _ChoiceState:
-    index: int
-    role: str | None = None
-    content: list[str] | None = None
-    reasoning: dict[str, list[str]] = field(default_factory=dict)
-    calls: list[_CallState] = field(default_factory=list)
-    current_call: dict[int, _CallState] = field(default_factory=dict)
-    finish_reason: str | None = None
-    message_extra: dict[str, Any] = field(default_factory=dict)
-    choice_extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_choice(self) -> Choice:
-        blocks: list[Block] = [
-            ThinkingBlock(origin=origin, text="".join(self.reasoning[origin]))
-            for origin in REASONING_FIELDS
-            if origin in self.reasoning
-        ]
-        if self.content is not None:
-            blocks.append(TextBlock("".join(self.content)))
-        # Calls in index order; a call split off by an index collision stays
-        # right after its sibling (the sort is stable).
-        calls = sorted(self.calls, key=lambda c: c.index)
-        # Only the call still streaming when the limit struck can have been cut.
-        last = len(calls) - 1
-        blocks.extend(
-            c.to_call(self.finish_reason if n == last else None) for n, c in enumerate(calls)
-        )
-        message = Turn(
-            role=self.role or "assistant",
-            blocks=tuple(blocks),
-            content_form="string" if self.content is not None else "null",
-            extra=dict(self.message_extra),
-        )
-        return Choice(
-            index=self.index,
-            message=message,
-            stop_reason=parse_finish_reason(self.finish_reason),
-            extra=dict(self.choice_extra),
-        )
 
 
 def _keep_first(target: dict[str, Any], key: str, value: Any) -> None:
@@ -150,7 +62,7 @@ def _keep_first(target: dict[str, Any], key: str, value: Any) -> None:
 class _Reassembler:
     def __init__(self) -> None:
         self.issues: list[StreamIssue] = []
-        self.choices: dict[int, _ChoiceState] = {}
+        self.choices: dict[int, ChoiceState] = {}
         self.id: str | None = None
         self.model: str | None = None
         self.usage: dict[str, Any] | None = None
@@ -224,7 +136,7 @@ class _Reassembler:
         index = int_or_none(entry.get("index"))
         state = self.choices.get(index or 0)
         if state is None:  # not setdefault: a state per chunk would be built for nothing
-            state = self.choices[index or 0] = _ChoiceState(index or 0)
+            state = self.choices[index or 0] = ChoiceState(index or 0)
         if isinstance(entry.get("finish_reason"), str):
             state.finish_reason = entry["finish_reason"]
         for key, value in entry.items():
@@ -236,7 +148,7 @@ class _Reassembler:
         elif delta is not None:
             self.issue("invalid_chunk", f"delta is a JSON {type_name(delta)}, not an object")
 
-    def feed_delta(self, state: _ChoiceState, delta: Mapping[str, Any]) -> None:
+    def feed_delta(self, state: ChoiceState, delta: Mapping[str, Any]) -> None:
         for key, value in delta.items():
             if key == "role":
                 if state.role is None and isinstance(value, str):
@@ -268,7 +180,7 @@ class _Reassembler:
             self.issue("invalid_chunk", f"a {what} delta is a JSON {type_name(value)}")
         return None
 
-    def feed_tool_calls(self, state: _ChoiceState, fragments: Any) -> None:
+    def feed_tool_calls(self, state: ChoiceState, fragments: Any) -> None:
         if fragments is None:
             return
         if not isinstance(fragments, list):
@@ -280,7 +192,7 @@ class _Reassembler:
             else:
                 self.issue("invalid_chunk", f"a tool-call fragment is a JSON {type_name(fragment)}")
 
-    def feed_fragment(self, state: _ChoiceState, fragment: Mapping[str, Any], pos: int) -> None:
+    def feed_fragment(self, state: ChoiceState, fragment: Mapping[str, Any], pos: int) -> None:
         index = int_or_none(fragment.get("index"))
         if index is None:
             self.issue("fragment_without_index", f"a tool-call fragment has no index (used {pos})")
@@ -334,13 +246,13 @@ class _Reassembler:
             if key not in ("name", "arguments"):
                 _keep_first(call.function_extra, key, value)
 
-    def open_call(self, state: _ChoiceState, index: int) -> _CallState:
-        call = _CallState(index)
+    def open_call(self, state: ChoiceState, index: int) -> CallState:
+        call = CallState(index)
         state.calls.append(call)
         state.current_call[index] = call
         return call
 
-    def add_arguments(self, call: _CallState, function: Mapping[str, Any]) -> None:
+    def add_arguments(self, call: CallState, function: Mapping[str, Any]) -> None:
         value = function.get("arguments")
         if value is None:
             return

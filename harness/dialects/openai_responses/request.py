@@ -24,7 +24,8 @@ from toolwire.harness.dialects.openai_chat.common import (
     type_name,
     unnamed,
 )
-from toolwire.harness.dialects.openai_responses.items import parse_items, public, render_turns
+from toolwire.harness.dialects.openai_responses.items import parse_items, public
+from toolwire.harness.dialects.openai_responses.render_items import render_turns
 from toolwire.harness.dialects.openai_responses.tools import (
     parse_tool,
     parse_tool_choice,

@@ -39,7 +39,8 @@ from toolwire.harness.dialects.openai_chat.common import (
     take_str,
     unnamed,
 )
-from toolwire.harness.dialects.openai_responses.items import parse_items, render_turns
+from toolwire.harness.dialects.openai_responses.items import parse_items
+from toolwire.harness.dialects.openai_responses.render_items import render_turns
 from toolwire.harness.dialects.partial_json import cut_off_value
 from toolwire.harness.errors import WireFormatError
 from toolwire.harness.model import (

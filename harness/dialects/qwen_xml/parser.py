@@ -41,22 +41,17 @@ Grammar and decisions:
 * A call with any issue is rejected whole, never returned with partial
   arguments. Text after the first call stays text, with ``text_after_calls``.
 
-See ``result.py`` for the issue codes and ``values.py`` for value types.
+See ``result.py`` for the issue codes, ``values.py`` for value types and
+``state.py`` for how consumed text becomes segments and issues.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from enum import Enum, auto
 
 from toolwire.harness.dialects.qwen_xml.calls import CallBuilder
-from toolwire.harness.dialects.qwen_xml.result import (
-    QwenParse,
-    QwenSegment,
-    TextSegment,
-    XmlIssue,
-)
-from toolwire.harness.dialects.qwen_xml.schema import ToolIndex
+from toolwire.harness.dialects.qwen_xml.result import QwenParse
+from toolwire.harness.dialects.qwen_xml.state import Mode, ParserState
 from toolwire.harness.dialects.qwen_xml.tags import (
     BODY_TAGS,
     FUNCTION_BARE,
@@ -80,22 +75,10 @@ from toolwire.harness.dialects.qwen_xml.tags import (
     scan,
     whitespace_end,
 )
-from toolwire.harness.dialects.qwen_xml.values import preview
 from toolwire.harness.model import ToolDef
 
 
-class _Mode(Enum):
-    TEXT = auto()
-    CALL_OPEN = auto()  # after <tool_call>, before <function=
-    FUNCTION_NAME = auto()
-    FUNCTION_BODY = auto()  # between parameters
-    PARAMETER_NAME = auto()
-    PARAMETER_VALUE = auto()
-    TAIL = auto()  # after </function>, before </tool_call>
-    SKIP = auto()  # after broken markup, up to the end of the block
-
-
-class QwenXmlParser:
+class QwenXmlParser(ParserState):
     """Feed text in fragments of any size, then ``finish()``.
 
     ``tools`` are the tool definitions of the request; ``None`` means they
@@ -103,26 +86,16 @@ class QwenXmlParser:
     """
 
     def __init__(self, tools: Sequence[ToolDef] | None = None) -> None:
-        self._tools = ToolIndex(tools)
-        self._pending = ""  # unconsumed text: at most a possible tag prefix
-        self._pos = 0  # absolute offset of the next character to consume
-        self._mode = _Mode.TEXT
-        self._text_parts: list[str] = []
-        self._text_offset = 0
-        self._call: CallBuilder | None = None
-        self._calls_started = 0
-        self._segments: list[QwenSegment] = []
-        self._issues: list[XmlIssue] = []
-        self._result: QwenParse | None = None
-        self._handlers: dict[_Mode, Callable[[str, int, bool], int | None]] = {
-            _Mode.TEXT: self._in_text,
-            _Mode.CALL_OPEN: self._in_call_open,
-            _Mode.FUNCTION_NAME: self._in_name,
-            _Mode.FUNCTION_BODY: self._in_function_body,
-            _Mode.PARAMETER_NAME: self._in_name,
-            _Mode.PARAMETER_VALUE: self._in_parameter_value,
-            _Mode.TAIL: self._in_tail,
-            _Mode.SKIP: self._in_skip,
+        super().__init__(tools)
+        self._handlers: dict[Mode, Callable[[str, int, bool], int | None]] = {
+            Mode.TEXT: self._in_text,
+            Mode.CALL_OPEN: self._in_call_open,
+            Mode.FUNCTION_NAME: self._in_name,
+            Mode.FUNCTION_BODY: self._in_function_body,
+            Mode.PARAMETER_NAME: self._in_name,
+            Mode.PARAMETER_VALUE: self._in_parameter_value,
+            Mode.TAIL: self._in_tail,
+            Mode.SKIP: self._in_skip,
         }
 
     def feed(self, fragment: str) -> None:
@@ -168,7 +141,7 @@ class QwenXmlParser:
         if call.bare:
             message = "<function=...> without a <tool_call> before it"
             call.issue("missing_opener", message, self._pos)
-        self._mode = _Mode.FUNCTION_NAME if call.bare else _Mode.CALL_OPEN
+        self._mode = Mode.FUNCTION_NAME if call.bare else Mode.CALL_OPEN
         return self._take(tag, at)
 
     def _in_call_open(self, text: str, at: int, final: bool) -> int | None:
@@ -180,7 +153,7 @@ class QwenXmlParser:
         call = self._open()
         if tag == FUNCTION_OPEN:
             call.name_parts = []
-            self._mode = _Mode.FUNCTION_NAME
+            self._mode = Mode.FUNCTION_NAME
             return self._take(tag, at)
         if tag == TOOL_CALL_CLOSE:
             message = "empty <tool_call> block: no <function=NAME> in it"
@@ -201,17 +174,17 @@ class QwenXmlParser:
         if end > at:
             call.name_parts.append(text[at:end])
             return self._take(text[at:end], at)
-        element = "function" if self._mode == _Mode.FUNCTION_NAME else "parameter"
+        element = "function" if self._mode == Mode.FUNCTION_NAME else "parameter"
         if text[at] != ">":
             if element == "function":
                 call.name = "".join(call.name_parts)
             return self._skip(f"the <{element}= tag is not closed by '>'", at)
         if element == "function":
             call.set_name(self._pos)
-            self._mode = _Mode.FUNCTION_BODY
+            self._mode = Mode.FUNCTION_BODY
         else:
             call.open_parameter(self._pos + 1)
-            self._mode = _Mode.PARAMETER_VALUE
+            self._mode = Mode.PARAMETER_VALUE
         return self._take(">", at)
 
     def _in_function_body(self, text: str, at: int, final: bool) -> int | None:
@@ -224,11 +197,11 @@ class QwenXmlParser:
         call = self._open()
         if tag == PARAMETER_OPEN:
             call.name_parts = []
-            self._mode = _Mode.PARAMETER_NAME
+            self._mode = Mode.PARAMETER_NAME
             return self._take(tag, at)
         if tag == FUNCTION_CLOSE:
             call.check_required(self._pos)
-            self._mode = _Mode.TAIL
+            self._mode = Mode.TAIL
             return self._take(tag, at)
         if tag == TOOL_CALL_CLOSE:
             call.unclosed([call.function_tag], TOOL_CALL_CLOSE, self._pos)
@@ -266,7 +239,7 @@ class QwenXmlParser:
             return self._take(tag, at)
         if tag == PARAMETER_CLOSE:
             call.close_parameter()
-            self._mode = _Mode.FUNCTION_BODY
+            self._mode = Mode.FUNCTION_BODY
             return self._take(tag, at)
         # The model dropped </parameter> (ollama/ollama#18563): report it, drop
         # the value and go on from the tag that interrupted it.
@@ -274,12 +247,12 @@ class QwenXmlParser:
         if tag == PARAMETER_OPEN:
             call.unclosed([parameter], "the next <parameter=NAME>", self._pos)
             call.parameter = None
-            self._mode = _Mode.FUNCTION_BODY
+            self._mode = Mode.FUNCTION_BODY
             return at
         if tag == FUNCTION_CLOSE:
             call.unclosed([parameter], FUNCTION_CLOSE, self._pos)
             call.parameter = None
-            self._mode = _Mode.TAIL
+            self._mode = Mode.TAIL
             return self._take(tag, at)
         call.unclosed([parameter, call.function_tag], TOOL_CALL_CLOSE, self._pos)
         return self._take_and_end(tag, at)
@@ -316,31 +289,31 @@ class QwenXmlParser:
         if tag == TOOL_CALL_OPEN:
             return self._end_call(at)
         if tag == FUNCTION_CLOSE:
-            self._mode = _Mode.TAIL
+            self._mode = Mode.TAIL
             return self._take(tag, at)
         return self._take_and_end(tag, at)
 
     def _end_of_input(self, call: CallBuilder) -> None:
-        if self._mode == _Mode.PARAMETER_VALUE and call.literal_from is not None:
+        if self._mode == Mode.PARAMETER_VALUE and call.literal_from is not None:
             self._reread_literal(call, *call.literal_from)
             return
         end = "the end of the input"
         tool_call = [] if call.bare else ["<tool_call>"]
         mode = self._mode
-        if mode == _Mode.CALL_OPEN:
+        if mode == Mode.CALL_OPEN:
             call.unclosed(["<tool_call>"], end, self._pos)
-        elif mode == _Mode.FUNCTION_NAME:
+        elif mode == Mode.FUNCTION_NAME:
             call.name = "".join(call.name_parts)
             call.unclosed(["the <function= tag", *tool_call], end, self._pos)
-        elif mode == _Mode.FUNCTION_BODY:
+        elif mode == Mode.FUNCTION_BODY:
             call.unclosed(call.open_elements(), end, self._pos)
-        elif mode == _Mode.PARAMETER_NAME:
+        elif mode == Mode.PARAMETER_NAME:
             call.unclosed(call.open_elements("the <parameter= tag"), end, self._pos)
-        elif mode == _Mode.PARAMETER_VALUE:
+        elif mode == Mode.PARAMETER_VALUE:
             call.unclosed(call.open_elements(f"<parameter={call.parameter}>"), end, self._pos)
-        elif mode == _Mode.SKIP:
+        elif mode == Mode.SKIP:
             call.unclosed(["<function=...>"] if call.bare else tool_call, end, self._pos)
-        elif mode == _Mode.TAIL and not call.bare:
+        elif mode == Mode.TAIL and not call.bare:
             call.unclosed(tool_call, end, self._pos)
         self._end_call(self._pos)
 
@@ -356,67 +329,6 @@ class QwenXmlParser:
         self._run(final=True)
         if self._call is not None:
             self._end_of_input(self._call)
-
-    # -- consuming -------------------------------------------------------
-
-    def _take(self, piece: str, at: int) -> int:
-        """Consume ``piece`` (found at ``at``) into the open call."""
-        self._open().parts.append(piece)
-        self._pos += len(piece)
-        return at + len(piece)
-
-    def _take_and_end(self, piece: str, at: int) -> int:
-        self._take(piece, at)
-        return self._end_call(at + len(piece))
-
-    def _take_text(self, piece: str) -> None:
-        self._add_text(piece, self._pos)
-        self._pos += len(piece)
-
-    def _add_text(self, piece: str, offset: int) -> None:
-        if not self._text_parts:
-            self._text_offset = offset
-        self._text_parts.append(piece)
-
-    def _skip(self, message: str, at: int) -> int:
-        call = self._open()
-        parameter = "".join(call.name_parts) if self._mode == _Mode.PARAMETER_NAME else None
-        call.issue("malformed_markup", message, self._pos, parameter or None)
-        self._mode = _Mode.SKIP
-        return at
-
-    def _open(self) -> CallBuilder:
-        assert self._call is not None, "no call is open"
-        return self._call
-
-    def _begin_call(self, bare: bool) -> CallBuilder:
-        self._flush_text()
-        self._call = CallBuilder(self._calls_started, self._pos, bare, self._tools)
-        self._calls_started += 1
-        return self._call
-
-    def _end_call(self, at: int) -> int:
-        call = self._open()
-        segment = call.segment()
-        self._segments.append(segment)
-        self._issues.extend(call.issues)
-        if call.tail:  # whitespace after </function> with no </tool_call>: text
-            self._add_text("".join(call.tail), call.tail_offset)
-        self._call = None
-        self._mode = _Mode.TEXT
-        return at
-
-    def _flush_text(self) -> None:
-        if not self._text_parts:
-            return
-        text = "".join(self._text_parts)
-        self._text_parts = []
-        if self._calls_started and text.strip():
-            first = self._text_offset + len(text) - len(text.lstrip())
-            shown = preview(text.strip())
-            message = f"text after the tool calls ({shown}): the format puts text only before them"
-            self._issues.append(XmlIssue("text_after_calls", message, first))
-        self._segments.append(TextSegment(text, self._text_offset))
 
 
 def parse_qwen_xml(text: str, tools: Sequence[ToolDef] | None = None) -> QwenParse:
