@@ -6,13 +6,27 @@ schema. Schemas compare by meaning (``toolwire.conformance.schema_meaning``): ke
 order, an empty ``$defs``, ``required: []`` or a local ``$ref`` written in
 place change nothing; a dropped ``enum``, bound, ``description`` or
 ``additionalProperties`` does. Other forms that mean the same: a missing
-description and an empty one; ``strict: false`` and none (both dialects
-default to false); a function without ``parameters`` (OpenAI: "omitting
-parameters defines a function with an empty parameter list") and the empty
-object schema Anthropic's required ``input_schema`` needs. Server tools (a
+description and an empty one; ``strict: false`` and none, except in an
+openai-responses payload (below); a function without ``parameters`` (OpenAI:
+"omitting parameters defines a function with an empty parameter list") and the
+empty object schema Anthropic's required ``input_schema`` needs. Server tools (a
 versioned ``type``) have no counterpart across dialects and are left out.
 The names a call uses are tool names too: a call renamed on the way is
 reported here.
+
+Strictness is compared as it takes effect: a missing ``strict`` is false,
+but strict in openai-responses ("If you omit `strict`, the default depends on
+the API: Responses requests will normalize your schema into strict mode ...
+while Chat Completions requests remain non-strict by default. To opt out ...
+explicitly set `strict: false`", https://platform.openai.com/docs/guides/function-calling;
+openai-python's Responses ``FunctionToolParam.strict``: "Default `true`"). So
+a tool that was not strict, written to openai-responses without ``strict:
+false``, becomes strict there. That default is read only where the output is
+openai-responses and the source another dialect; an openai-responses source
+(converted elsewhere, or back on a round trip) is still read as if a missing
+``strict`` were false, since carrying it to Chat faithfully needs ``strict:
+true`` with the schema normalized into strict mode (not judged yet,
+docs/accuracy.md "Verdicts to review").
 
 fidelity.tool_choice compares the neutral mode (Anthropic ``any`` is OpenAI
 ``required``), the named tool, the tools a restricted choice lets the model
@@ -54,7 +68,14 @@ from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.paths import block_path, turn_path
 from toolwire.conformance.schema_meaning import parameters_meaning
 from toolwire.conformance.timeline import result_sites
-from toolwire.harness.model import ANTHROPIC_MESSAGES, Conversation, TextBlock, ToolDef, ToolResult
+from toolwire.harness.model import (
+    ANTHROPIC_MESSAGES,
+    OPENAI_RESPONSES,
+    Conversation,
+    TextBlock,
+    ToolDef,
+    ToolResult,
+)
 
 
 def _function_tools(conversation: Conversation | None) -> list[ToolDef]:
@@ -70,7 +91,7 @@ def _tools_path(payload: PayloadUnderTest, index: int) -> str:
     position = (conversation.tools or ()).index(tool)
     return (
         f"tools[{position}]"
-        if payload.dialect == ANTHROPIC_MESSAGES
+        if payload.dialect in (ANTHROPIC_MESSAGES, OPENAI_RESPONSES)  # flat tools
         else (f"tools[{position}].function")
     )
 
@@ -87,8 +108,9 @@ def check_tool_definitions(
         return None
     found = []
     pairs = pair_up([t.name for t in source_tools], [t.name for t in output_tools])
+    responses_default = output.dialect == OPENAI_RESPONSES and source.dialect != OPENAI_RESPONSES
     for i, j in pairs:
-        found.extend(_compare_tool(source_tools[i], output_tools[j], output, j))
+        found.extend(_compare_tool(source_tools[i], output_tools[j], output, j, responses_default))
     matched_source, matched_output = {i for i, _ in pairs}, {j for _, j in pairs}
     for i, tool in enumerate(source_tools):
         if i not in matched_source:
@@ -120,12 +142,22 @@ def check_tool_definitions(
 
 
 def _compare_tool(
-    source: ToolDef, output: ToolDef, payload: PayloadUnderTest, index: int
+    source: ToolDef,
+    output: ToolDef,
+    payload: PayloadUnderTest,
+    index: int,
+    responses_default: bool = False,
 ) -> list[Finding]:
-    """``output`` is the ``index``-th function tool of ``payload``."""
+    """``output`` is the ``index``-th function tool of ``payload``; with
+    ``responses_default``, an output tool without ``strict`` is strict."""
     renamed = source.name != output.name
     redescribed = (source.description or "") != (output.description or "")
-    restricted = bool(source.strict) != bool(output.strict)
+    was = bool(source.strict)
+    # Only a Responses output from another dialect reads the Responses default
+    # (see the module docstring); elsewhere a missing strict is false.
+    defaulted = responses_default and output.strict is None
+    now = True if defaulted else bool(output.strict)
+    restricted = was != now
     before, after = parameters_meaning(source.parameters), parameters_meaning(output.parameters)
     reshaped = not json_equal(before, after)
     if not (renamed or redescribed or restricted or reshaped):
@@ -154,11 +186,13 @@ def _compare_tool(
             )
         )
     if restricted:
+        why = " (a Responses tool without strict is strict; strict: false opts out)"
+        why = why if defaulted else ""
         found.append(
             finding(
                 "fidelity.tool_definitions",
-                f"strict mode of {source.name!r} at {path} was {bool(source.strict)} in the "
-                f"source and is {bool(output.strict)} in the output",
+                f"strict mode of {source.name!r} at {path} was {was} in the "
+                f"source and is {now} in the output{why}",
                 f"{path}.strict",
                 expected=source.strict,
                 actual=output.strict,

@@ -70,6 +70,9 @@ _UNANSWERED_OPENAI = "https://github.com/microsoft/promptflow/pull/3130"
 _SIGNATURE_REJECTED = "https://github.com/anthropics/anthropic-sdk-python/issues/1598"
 _ANTHROPIC_STOP_REASONS = "https://docs.anthropic.com/en/api/handling-stop-reasons"
 _OPENAI_CHUNK = "https://platform.openai.com/docs/api-reference/chat-streaming/streaming"
+# The API reference's function tool (openai-python's FunctionToolParam.strict,
+# generated from the same spec, says the same).
+_RESPONSES_FUNCTION_TOOL = "https://platform.openai.com/docs/api-reference/responses/create"
 
 MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
     "reasoning.call_signature_lost": (
@@ -214,6 +217,16 @@ MUST_EVIDENCE: dict[str, tuple[Evidence, ...]] = {
             OPENAI_TOOLS, "name, description, parameters (JSON Schema) and strict define a tool"
         ),
         _means(ANTHROPIC_TOOLS, "name, description, input_schema (JSON Schema) define a tool"),
+        _means(
+            OPENAI_TOOLS,
+            "if you omit strict, Responses normalizes the schema into strict mode (optional "
+            "fields required) while Chat Completions stays non-strict; strict: false opts out",
+        ),
+        _means(
+            _RESPONSES_FUNCTION_TOOL,
+            "Responses function tool strict: whether to enforce strict parameter "
+            "validation, default true",
+        ),
     ),
     "fidelity.tool_choice": (
         _means(OPENAI_DOCS, "tool_choice none/auto/required/named and parallel_tool_calls"),

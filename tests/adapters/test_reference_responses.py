@@ -153,3 +153,25 @@ def test_provider_bound_reasoning() -> None:
     assert not provider_bound(ThinkingBlock("reasoning_item", text="summary only"))
     assert provider_bound(ThinkingBlock("thinking", text="t", signature="sig"))
     assert not provider_bound(ThinkingBlock("reasoning_content", text="t"))
+
+
+@pytest.mark.parametrize(
+    ("source", "tools", "expected"),
+    [
+        (CHAT, [{"type": "function", "function": {"name": "f", "parameters": {}}}], False),
+        (CHAT, [{"type": "function", "function": {"name": "f", "strict": False}}], False),
+        (CHAT, [{"type": "function", "function": {"name": "f", "strict": True}}], True),
+        (ANTHROPIC, [{"name": "f", "input_schema": {"type": "object"}}], False),
+    ],
+)
+def test_a_tool_that_was_not_strict_says_strict_false_in_responses(
+    source: str, tools: list[Any], expected: bool
+) -> None:
+    # A Responses tool without strict is strict (its optional fields made
+    # required): https://platform.openai.com/docs/guides/function-calling.
+    messages = [{"role": "user", "content": "hi"}]
+    request: dict[str, Any] = {"model": "m", "messages": messages, "tools": tools}
+    if source == ANTHROPIC:
+        request["max_tokens"] = 64
+    out = convert(request, "request", source, RESPONSES)
+    assert out["tools"][0]["strict"] is expected

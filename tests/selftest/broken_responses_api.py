@@ -98,3 +98,22 @@ class ResponsesReasoningStripped(BrokenAdapter):
         if isinstance(output.get("input"), list):
             output["input"] = [i for i in output["input"] if i.get("type") != "reasoning"]
         return output
+
+
+class ResponsesStrictFalseDropped(BrokenAdapter):
+    """Writes a tool that was not strict to openai-responses without ``strict``,
+    as a converter that copies ``strict`` only when it is set. A Responses
+    function tool without ``strict`` is strict: its schema is normalized into
+    strict mode, optional fields made required
+    (https://platform.openai.com/docs/guides/function-calling)."""
+
+    breaks = "fidelity.tool_definitions"
+    defect = "leaves strict out of a Responses tool that was not strict (strict by default there)"
+    damaged = frozenset({("request", OPENAI, RESPONSES), ("request", ANTHROPIC, RESPONSES)})
+    shows_on = ("single-tool/weather-openai", "single-tool/weather-anthropic")
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        for tool in output.get("tools") or ():
+            if isinstance(tool, dict) and tool.get("strict") is False:
+                del tool["strict"]
+        return output

@@ -79,6 +79,7 @@ def test_the_variants_were_judged_by_the_rules_they_vary(bundled: Corpus) -> Non
             "single-tool/tool-choice-validated-names-gemini",
             "fidelity.tool_choice",
         ),
+        "StrictFalseSpelledOut": ("single-tool/weather-anthropic", "fidelity.tool_definitions"),
     }
     for name, (case, rule) in judged.items():
         result = run(by_name[name](), bundled, only=Corpus(bundled.root, [bundled[case]]))

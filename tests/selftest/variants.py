@@ -329,6 +329,31 @@ class RestrictionReordered(VariantAdapter):
         return output
 
 
+class StrictFalseSpelledOut(VariantAdapter):
+    # Chat Completions tools are non-strict unless strict is set ("Chat
+    # Completions requests remain non-strict by default"), so strict: false
+    # there says what its absence says; toward Responses, where it is needed,
+    # it is written first instead of last
+    # (https://platform.openai.com/docs/guides/function-calling).
+    variation = (
+        "strict: false written on every openai-chat function tool that was not strict; "
+        "the openai-responses tool's strict key written first"
+    )
+    varied = frozenset(d for d in REQUESTS if d[2] in (OPENAI, RESPONSES))
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        tools = output.get("tools") or []
+        for position, tool in enumerate(tools):
+            if not isinstance(tool, dict) or tool.get("type") != "function":
+                continue
+            if direction[2] == RESPONSES and "strict" in tool:
+                tools[position] = {"strict": tool.pop("strict"), **tool}
+            function = tool.get("function")
+            if direction[2] == OPENAI and isinstance(function, dict):
+                function.setdefault("strict", False)
+        return output
+
+
 VARIANTS: tuple[type[VariantAdapter], ...] = (
     ReorderedKeys,
     ReformattedArguments,
@@ -343,4 +368,5 @@ VARIANTS: tuple[type[VariantAdapter], ...] = (
     ResponsesItemsSpelledOut,
     ResponsesSequenceFromOffset,
     RestrictionReordered,
+    StrictFalseSpelledOut,
 )

@@ -22,8 +22,10 @@ Requests (docs/conventions.md):
   an Anthropic signature is not one (docs/conventions.md);
 * each ``tool`` message becomes a ``function_call_output`` with its text as
   ``output``;
-* tools become flat function tools; ``tool_choice`` and
-  ``parallel_tool_calls`` keep their meaning;
+* tools become flat function tools, each with an explicit ``strict``: a
+  tool that was not strict gets ``strict: false``, since a Responses tool
+  without ``strict`` is strict (its optional parameters made required);
+  ``tool_choice`` and ``parallel_tool_calls`` keep their meaning;
 * parameters: ``max_completion_tokens`` (or ``max_tokens``) ->
   ``max_output_tokens``, ``temperature``, ``top_p``, ``user``, ``metadata``,
   ``reasoning_effort`` -> ``reasoning.effort``, ``response_format`` ->
@@ -129,7 +131,12 @@ def _tools(tools: Sequence[ToolDef] | None) -> tuple[ToolDef, ...] | None:
                 f"tools[{position}] is a {tool.kind!r} tool, which has no Responses function "
                 "tool equivalent"
             )
-    return tuple(ToolDef(t.name, t.description, t.parameters, t.strict) for t in tools)
+    # A Responses function tool without strict is strict ("Responses requests will
+    # normalize your schema into strict mode ... explicitly set `strict: false`",
+    # https://platform.openai.com/docs/guides/function-calling; openai-python
+    # FunctionToolParam.strict: "Default `true`"), so a tool that was not strict
+    # says strict: false.
+    return tuple(ToolDef(t.name, t.description, t.parameters, t.strict is True) for t in tools)
 
 
 def _params(extra: Mapping[str, Any]) -> dict[str, Any]:
