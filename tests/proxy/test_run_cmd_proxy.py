@@ -15,7 +15,11 @@ from tests.proxy.support import REPO, TOY_PROXY_CMD
 from toolwire.harness.cli.main import cli
 from toolwire.harness.proxy.process import free_port
 
-FRONT_ANTHROPIC = "http://127.0.0.1?front=anthropic-messages&back=openai-chat&timeout=1"
+# A proxy that answers gets 10 s (a loaded machine can be slow); the faults
+# that never answer are judged against a 1 s timeout, so they end quickly.
+FRONT_ANTHROPIC = "http://127.0.0.1?front=anthropic-messages&back=openai-chat&timeout=10"
+FRONT_ANTHROPIC_QUICK = "http://127.0.0.1?front=anthropic-messages&back=openai-chat&timeout=1"
+WAITS_FOR_TIMEOUT = ("hang", "stall-stream")
 WEATHER = "single-tool/weather-anthropic"
 STREAM = "streaming/parallel-anthropic"
 
@@ -86,7 +90,8 @@ def test_a_correct_proxy_exits_0() -> None:
 def test_each_hostile_proxy_gets_its_verdict_and_exit_code(
     fault: str, case_id: str, rule: str, outcome: str, words: str, exit_code: int
 ) -> None:
-    result = _run_json(fault, case_id)
+    adapter = FRONT_ANTHROPIC_QUICK if fault in WAITS_FOR_TIMEOUT else FRONT_ANTHROPIC
+    result = _run_json(fault, case_id, adapter)
     assert result.exit_code == exit_code, result.output
     found_outcome, message = _outcomes(result)[rule]
     assert found_outcome == outcome
