@@ -61,22 +61,25 @@ def call_path(stream: StreamTranscript, position: int, call: ToolCall) -> str:
     return "events"
 
 
+# The event that opens a call, per dialect with one: (event type, the key of
+# the opened object, the key of the call's id in it).
+_CALL_OPENERS = {
+    OPENAI_RESPONSES: ("response.output_item.added", "item", "call_id"),
+    ANTHROPIC_MESSAGES: ("content_block_start", "content_block", "id"),
+}
+
+
 def _event_starts_call(data: object, dialect: str, position: int, call: ToolCall) -> bool:
     if not isinstance(data, dict):
         return False
-    if dialect == OPENAI_RESPONSES:
-        item = data.get("item")
+    opener = _CALL_OPENERS.get(dialect)
+    if opener is not None:
+        event_type, key, id_key = opener
+        opened = data.get(key)
         return (
-            data.get("type") == "response.output_item.added"
-            and isinstance(item, dict)
-            and item.get("call_id") == call.id
-        )
-    if dialect == ANTHROPIC_MESSAGES:
-        block = data.get("content_block")
-        return (
-            data.get("type") == "content_block_start"
-            and isinstance(block, dict)
-            and block.get("id") == call.id
+            data.get("type") == event_type
+            and isinstance(opened, dict)
+            and opened.get(id_key) == call.id
         )
     choices = data.get("choices")
     for choice in choices if isinstance(choices, list) else ():

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -20,7 +19,7 @@ from toolwire.harness.corpus.vocabulary import FEATURES
 from toolwire.harness.engine.baseline import BaselineEntry, apply_baseline
 from toolwire.harness.engine.gc_threshold import fewer_gc_passes
 from toolwire.harness.engine.runner import RunOptions, run_case
-from toolwire.harness.engine.verdicts import CONVERT, OUTCOMES, UNSUPPORTED, Verdict
+from toolwire.harness.engine.verdicts import CONVERT, UNSUPPORTED, Verdict, outcome_totals
 from toolwire.harness.engine.workers import WorkerSetup, run_in_workers
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.model import DIALECTS
@@ -112,8 +111,7 @@ class RunResult:
 
     @property
     def totals(self) -> dict[str, int]:
-        counts = Counter(v.outcome for v in self.verdicts)
-        return {outcome: counts.get(outcome, 0) for outcome in OUTCOMES}
+        return outcome_totals(self.verdicts)
 
     @property
     def exit_code(self) -> int:

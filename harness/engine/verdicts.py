@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 Outcome: TypeAlias = Literal["pass", "fail", "warn", "error", "unsupported", "xfail", "stale"]
 OUTCOMES: tuple[Outcome, ...] = ("pass", "fail", "warn", "error", "unsupported", "xfail", "stale")
+
 
 # Pseudo rule codes for verdicts that are about the adapter, not a rule.
 CONVERT = "convert"  # the adapter raised, hung or returned something unusable
@@ -44,3 +47,9 @@ class Verdict:
     def is_failure(self) -> bool:
         """Whether this verdict fails a run (MUST failures, errors, stale baseline entries)."""
         return self.outcome in ("fail", "error", "stale")
+
+
+def outcome_totals(verdicts: Iterable[Verdict]) -> dict[str, int]:
+    """How many verdicts have each outcome, every outcome in OUTCOMES order."""
+    counts = Counter(v.outcome for v in verdicts)
+    return {outcome: counts.get(outcome, 0) for outcome in OUTCOMES}

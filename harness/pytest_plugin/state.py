@@ -63,13 +63,10 @@ class Judged:
 
     def outcome_counts(self) -> dict[str, int]:
         """Verdicts by outcome, in OUTCOMES order, passes not sent included."""
-        from toolwire.harness.engine.verdicts import OUTCOMES
+        from toolwire.harness.engine.verdicts import outcome_totals
 
-        counts: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
-        for record in self.records.values():
-            counts["pass"] += record.passes_not_sent
-            for verdict in record.verdicts:
-                counts[verdict.outcome] += 1
+        counts = outcome_totals(v for record in self.records.values() for v in record.verdicts)
+        counts["pass"] += sum(record.passes_not_sent for record in self.records.values())
         return counts
 
     def ordered(self) -> list[CaseRecord]:
