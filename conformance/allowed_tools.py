@@ -101,13 +101,15 @@ def as_plain(kept: Restriction, tools: frozenset[str]) -> ToolChoice | None:
     """The plain choice ``kept`` means among the offered ``tools``; None when it
     really restricts them. Only offered tools can be called, so names the
     request does not offer count for nothing (Gemini: the names "should match
-    FunctionDeclaration.name"): every offered tool named is no restriction,
-    ``required`` among one offered tool is that tool."""
+    FunctionDeclaration.name"): ``required`` among one offered tool is that
+    tool, even when it is the only tool offered (as a named choice reads, so
+    that "tool a" and "ANY among [a]" compare equal); otherwise every offered
+    tool named is no restriction."""
     named = [name for name in kept.names if name in tools]
-    if set(named) == tools:
-        return ToolChoice(kept.mode)
     if kept.mode == "required" and len(named) == 1:
         return ToolChoice("tool", named[0])
+    if set(named) == tools:
+        return ToolChoice(kept.mode)
     return None
 
 

@@ -154,3 +154,12 @@ def test_names_beside_auto_or_an_empty_list_restrict_nothing() -> None:
     # an empty repeated field is the unset one.
     assert check(gemini({"mode": "AUTO", "allowedFunctionNames": ["a"]}), chat("auto")) == []
     assert check(gemini({"mode": "ANY", "allowedFunctionNames": []}), chat("required")) == []
+
+
+def test_a_named_tool_is_any_among_it_when_it_is_the_only_tool() -> None:
+    # Found by the fuzzer: the reference writes tool 'a' as ANY among ['a'];
+    # with 'a' the only tool that is still tool 'a', not just any tool.
+    named = {"type": "function", "function": {"name": "a"}}
+    any_a = {"mode": "ANY", "allowedFunctionNames": ["a"]}
+    assert check(chat(named, names="a"), gemini(any_a, names="a")) == []
+    assert check(gemini(any_a, names="a"), chat(named, names="a")) == []
