@@ -39,7 +39,7 @@ lint: $(STAMP)
 .PHONY: rule-pages
 rule-pages: $(STAMP)
 	$(BIN)/python -m tests.docs.rule_examples
-	$(BIN)/python -m toolwire.conformance.docgen docs/rules
+	$(BIN)/python -m toolwire.conformance.pages docs/rules
 
 ## unit: the test suite alone
 unit: $(STAMP)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, TypeAlias
 
 from toolwire.conformance.findings import Finding
+from toolwire.conformance.rule import Rule
 from toolwire.harness.model import Conversation, PayloadKind, Response, StreamTranscript, ToolDef
 
 Parsed: TypeAlias = Conversation | Response | StreamTranscript
@@ -85,3 +87,34 @@ PayloadCheck: TypeAlias = Callable[[PayloadUnderTest], "list[Finding] | None"]
 ConversionCheck: TypeAlias = Callable[[ConversionUnderTest], "list[Finding] | None"]
 RoundTripCheck: TypeAlias = Callable[[RoundTripUnderTest], "list[Finding] | None"]
 ReplayCheck: TypeAlias = Callable[[Sequence[Exchange]], "list[Finding] | None"]
+
+# A family's checks by scope: code -> check, in the order of the family's rules.
+Checks: TypeAlias = tuple[
+    dict[str, PayloadCheck],
+    dict[str, ConversionCheck],
+    dict[str, RoundTripCheck],
+    dict[str, ReplayCheck],
+]
+SCOPE_TABLES = ("PAYLOAD_CHECKS", "CONVERSION_CHECKS", "ROUNDTRIP_CHECKS", "REPLAY_CHECKS")
+
+
+def checks_of(rules: Sequence[Rule], modules: Sequence[ModuleType]) -> Checks:
+    """The check tables of ``modules`` merged, ordered as ``rules``.
+
+    Each module may export any of ``SCOPE_TABLES``; a code checked twice in
+    one scope, or a check for a code not among ``rules``, is a mistake in the
+    family's listing and fails at import.
+    """
+    order = {rule.code: index for index, rule in enumerate(rules)}
+    tables: list[dict[str, Any]] = []
+    for name in SCOPE_TABLES:
+        merged: dict[str, Any] = {}
+        for module in modules:
+            for code, check in getattr(module, name, {}).items():
+                if code in merged or code not in order:
+                    raise ValueError(
+                        f"{module.__name__}.{name}: {code} is checked twice or unlisted"
+                    )
+                merged[code] = check
+        tables.append(dict(sorted(merged.items(), key=lambda item: order[item[0]])))
+    return tables[0], tables[1], tables[2], tables[3]

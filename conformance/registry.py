@@ -1,46 +1,21 @@
-"""Every check, by rule code and scope: what the engine runs.
+"""Every check, by scope and rule code, in catalogue order: what the engine runs.
 
-Each family module exports ``PAYLOAD_CHECKS``, ``CONVERSION_CHECKS``,
-``ROUNDTRIP_CHECKS`` and optionally ``REPLAY_CHECKS``; a test keeps this
-registry and the catalogue in step (every scope a rule names has a check).
+Each family package merges the check tables of its modules
+(``context.checks_of``); a test keeps this registry and the catalogue in step
+(every scope a rule names has a check, and no check lacks a rule).
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-from types import ModuleType
-
-from toolwire.conformance.catalogue import FAMILIES
+from toolwire.conformance.catalogue import FAMILY_PACKAGES
 from toolwire.conformance.context import ConversionCheck, PayloadCheck, ReplayCheck, RoundTripCheck
 
-
-def _family_modules() -> list[ModuleType]:
-    modules = []
-    for family in FAMILIES:
-        try:
-            modules.append(import_module(f"toolwire.conformance.{family}"))
-        except ModuleNotFoundError as error:
-            if error.name != f"toolwire.conformance.{family}":
-                raise
-    return modules
-
-
-def _collect() -> tuple[
-    dict[str, PayloadCheck],
-    dict[str, ConversionCheck],
-    dict[str, RoundTripCheck],
-    dict[str, ReplayCheck],
-]:
-    payload: dict[str, PayloadCheck] = {}
-    conversion: dict[str, ConversionCheck] = {}
-    roundtrip: dict[str, RoundTripCheck] = {}
-    replay: dict[str, ReplayCheck] = {}
-    for module in _family_modules():
-        payload.update(getattr(module, "PAYLOAD_CHECKS", {}))
-        conversion.update(getattr(module, "CONVERSION_CHECKS", {}))
-        roundtrip.update(getattr(module, "ROUNDTRIP_CHECKS", {}))
-        replay.update(getattr(module, "REPLAY_CHECKS", {}))
-    return payload, conversion, roundtrip, replay
-
-
-PAYLOAD_CHECKS, CONVERSION_CHECKS, ROUNDTRIP_CHECKS, REPLAY_CHECKS = _collect()
+PAYLOAD_CHECKS: dict[str, PayloadCheck] = {}
+CONVERSION_CHECKS: dict[str, ConversionCheck] = {}
+ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {}
+REPLAY_CHECKS: dict[str, ReplayCheck] = {}
+for _package in FAMILY_PACKAGES:
+    PAYLOAD_CHECKS.update(_package.PAYLOAD_CHECKS)
+    CONVERSION_CHECKS.update(_package.CONVERSION_CHECKS)
+    ROUNDTRIP_CHECKS.update(_package.ROUNDTRIP_CHECKS)
+    REPLAY_CHECKS.update(_package.REPLAY_CHECKS)

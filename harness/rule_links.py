@@ -16,7 +16,7 @@ import tomllib
 from pathlib import Path
 
 from toolwire.conformance.catalogue import RULES_BY_CODE
-from toolwire.conformance.rule_pages import INDEX_PATH, page_path
+from toolwire.conformance.pages.locations import INDEX_PATH, page_path
 
 DISTRIBUTION = "toolwire"
 URL_LABEL = "Documentation"

@@ -29,9 +29,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolwire.conformance.catalogue import RULE_CODES, RULES, Rule
+from toolwire.conformance.catalogue import RULE_CODES, RULES
 from toolwire.conformance.context import Exchange
 from toolwire.conformance.registry import PAYLOAD_CHECKS, REPLAY_CHECKS
+from toolwire.conformance.rule import Rule
 from toolwire.harness.adapters.base import LoadedAdapter, check_adapter
 from toolwire.harness.corpus.case import Case
 from toolwire.harness.corpus.loader import Corpus

@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from toolwire.conformance.conventions import result_is_error_by_convention
+from toolwire.conformance.readings.conventions import result_is_error_by_convention
 from toolwire.harness import json_text
 from toolwire.harness.corpus.case import Interaction
 from toolwire.harness.corpus.vocabulary import FEATURES

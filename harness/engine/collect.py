@@ -13,9 +13,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolwire.conformance.catalogue import RULES_BY_CODE, Level
+from toolwire.conformance.catalogue import RULES_BY_CODE
 from toolwire.conformance.context import PayloadUnderTest
 from toolwire.conformance.findings import Finding
+from toolwire.conformance.rule import Level
 from toolwire.harness.adapters.base import Direction
 from toolwire.harness.engine.explain import finding_diff
 from toolwire.harness.engine.verdicts import CONVERT, UNSUPPORTED, Located, Outcome, Verdict

@@ -29,8 +29,8 @@ from typing import Any
 
 from toolwire.conformance.catalogue import RULES_BY_CODE
 from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest
+from toolwire.conformance.readings.xml_oracle import assistant_markup_text, is_markup_call
 from toolwire.conformance.xml import CONVERSION_CHECKS
-from toolwire.conformance.xml_oracle import assistant_markup_text, is_markup_call
 from toolwire.harness.dialects.qwen_xml import render_call_xml
 from toolwire.harness.engine.payloads import parse_payload
 from toolwire.harness.errors import ToolwireError

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolwire.conformance.conventions import json_value, output_envelope, strip_error_mark
+from toolwire.conformance.readings.conventions import json_value, output_envelope, strip_error_mark
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.model import (
@@ -99,7 +99,7 @@ def _add(
 
 
 def _result_value(text: str) -> Any:
-    """A result as its meaning, read as the rules read it (conformance/conventions.py):
+    """A result as its meaning, read as the rules read it (conformance/readings/conventions.py):
     JSON text is its value, and an output envelope (``{"output": ...}``,
     ``{"result": ...}``, ``{"content": ...}``: Gemini takes any object,
     https://ai.google.dev/api/caching#FunctionResponse) is the text it holds.
@@ -152,5 +152,5 @@ def _text_of(blocks: Sequence[Block]) -> str:
 
 def _unfolded(text: str) -> str:
     # Converters join text blocks with "", "\n" or "\n\n" (docs/conventions.md,
-    # conformance/text.py): newlines never decide which recording a request is.
+    # conformance/readings/text.py): newlines never decide which recording a request is.
     return text.replace("\n", "")

@@ -19,9 +19,9 @@ from tests.adapters.test_reference_support import (
     schema_violations,
     semantic,
 )
-from toolwire.conformance.conventions import split_gemini_id
-from toolwire.conformance.fidelity_response import check_stop_reason
-from toolwire.conformance.semantic import comparable, relabel_ids
+from toolwire.conformance.fidelity.response_fields import check_stop_reason
+from toolwire.conformance.readings.conventions import split_gemini_id
+from toolwire.conformance.readings.semantic import comparable, relabel_ids
 from toolwire.harness.adapters import UnsupportedConversion
 from toolwire.harness.adapters.reference import DIRECTIONS
 from toolwire.harness.adapters.reference.ids import from_anthropic_id

@@ -15,7 +15,7 @@ from tests.dialects.responses_fixtures import (
     TOOL_CALL_REQUEST,
     TRUNCATED_RESPONSE,
 )
-from toolwire.conformance.conventions import provider_bound
+from toolwire.conformance.readings.conventions import provider_bound
 from toolwire.harness.adapters.base import UnsupportedConversion
 from toolwire.harness.adapters.reference import ConversionError, ReferenceAdapter
 from toolwire.harness.adapters.reference.streams import events_in

@@ -1,6 +1,6 @@
 """Round trips A -> B -> A through the reference adapter give A back.
 
-Compared as the rules compare (``toolwire.conformance.semantic.comparable``): text
+Compared as the rules compare (``toolwire.conformance.readings.semantic.comparable``): text
 blocks joined with a documented separator say the same. The only other
 normalisations are what B cannot carry:
 
@@ -31,7 +31,7 @@ from tests.adapters.test_reference_support import (
     positive_cases,
     semantic,
 )
-from toolwire.conformance.semantic import MessageSummary, SemThinking, comparable
+from toolwire.conformance.readings.semantic import MessageSummary, SemThinking, comparable
 from toolwire.harness.adapters import UnsupportedConversion
 from toolwire.harness.adapters.reference import DIRECTIONS
 from toolwire.harness.model import (

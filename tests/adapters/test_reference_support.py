@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from toolwire.conformance.semantic import (
+from toolwire.conformance.readings.semantic import (
     SemCall,
     SemItem,
     SemMessage,

@@ -6,7 +6,7 @@ import pytest
 
 from tests.support.real_transcripts import PROJECT_ROOT, shared_dir
 from toolwire.conformance.catalogue import FAMILIES, RULE_CODES, RULES, get_rule
-from toolwire.conformance.docgen import render_family
+from toolwire.conformance.pages.docgen import render_family
 from toolwire.conformance.profiles import DEFAULT_PROFILE, PROFILES
 from toolwire.harness.model import DIALECTS
 
@@ -62,7 +62,7 @@ def test_catalogue_covers_every_code_of_wire_md() -> None:
 def test_rule_docs_are_in_step_with_the_catalogue(family: str) -> None:
     page = PROJECT_ROOT / "docs" / "rules" / f"{family}.md"
     assert page.read_text(encoding="utf-8") == render_family(family), (
-        f"{page} is out of date: run `python -m toolwire.conformance.docgen docs/rules`"
+        f"{page} is out of date: run `python -m toolwire.conformance.pages docs/rules`"
     )
 
 

@@ -11,7 +11,7 @@ from tests.conformance.test_fidelity_corpus import (
     conversion_codes,
     openai_request,
 )
-from toolwire.conformance.conventions import error_envelope, read_result
+from toolwire.conformance.readings.conventions import error_envelope, read_result
 
 CALL = {"id": "call_1", "type": "function", "function": {"name": "fetch", "arguments": "{}"}}
 

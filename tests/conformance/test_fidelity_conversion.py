@@ -19,9 +19,9 @@ from tests.conformance.test_fidelity_corpus import (
 )
 from toolwire.conformance import fidelity
 from toolwire.conformance.context import ConversionUnderTest, RoundTripUnderTest
-from toolwire.conformance.fidelity_arguments import json_equal
-from toolwire.conformance.fidelity_view import pair_up
-from toolwire.conformance.text import same_text
+from toolwire.conformance.fidelity.arguments import json_equal
+from toolwire.conformance.readings.text import same_text
+from toolwire.conformance.readings.views import pair_up
 
 ASK = {"role": "user", "content": "Weather in Paris?"}
 TOOL_OPENAI = {

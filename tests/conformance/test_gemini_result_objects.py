@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from tests.conformance.test_fidelity_corpus import openai_request, payload
-from toolwire.conformance.conventions import output_envelope
-from toolwire.conformance.fidelity_text import check_error_flag, check_text
-from toolwire.conformance.result_objects import readings, same_json
+from toolwire.conformance.fidelity.text import check_error_flag, check_text
+from toolwire.conformance.readings.conventions import output_envelope
+from toolwire.conformance.readings.result_objects import readings, same_json
 
 CALL = {
     "id": "call_1",

@@ -110,7 +110,7 @@ def _code_of(node: ast.expr | None, constants: dict[str, str], tree: ast.Module)
 def _findings_by_code() -> dict[str, list[tuple[str, int, str]]]:
     """code -> [(file, line, literal text)] for every finding(...) built in conformance/."""
     found: dict[str, list[tuple[str, int, str]]] = {}
-    for path in sorted(CONFORMANCE.glob("*.py")):
+    for path in sorted(CONFORMANCE.rglob("*.py")):
         if path.name == "findings.py":
             continue  # the helper itself
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -126,7 +126,8 @@ def _findings_by_code() -> dict[str, list[tuple[str, int, str]]]:
             if code is None or message is None:
                 continue
             for text in _message_texts(message):
-                found.setdefault(code, []).append((path.name, node.lineno, text))
+                where = str(path.relative_to(CONFORMANCE))
+                found.setdefault(code, []).append((where, node.lineno, text))
     return found
 
 

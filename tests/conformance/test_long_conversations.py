@@ -1,7 +1,7 @@
 """A long conversation is judged like a short one, and its defects are found where they are.
 
 The pairing and ordering rules read one timeline per conversation
-(toolwire.conformance.timeline) instead of rescanning it per result: these tests pin
+(toolwire.conformance.readings.timeline) instead of rescanning it per result: these tests pin
 that the verdicts did not change with it. No timing here: speed is measured
 by benchmarks/length.py, not asserted.
 """

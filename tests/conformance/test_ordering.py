@@ -17,7 +17,7 @@ from tests.conformance.test_fidelity_corpus import (
 )
 from toolwire.conformance import ordering
 from toolwire.conformance.context import ConversionUnderTest, RoundTripUnderTest
-from toolwire.conformance.ordering_blocks import project
+from toolwire.conformance.ordering.block_order import project
 
 ASK = {"role": "user", "content": "Weather in Paris and Rome?"}
 

@@ -20,8 +20,8 @@ from tests.conformance.test_ordering import (
 )
 from toolwire.conformance import ordering
 from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest
-from toolwire.conformance.fidelity_view import message_path, semantic_messages, text_path
-from toolwire.conformance.paths import turn_path
+from toolwire.conformance.readings.paths import turn_path
+from toolwire.conformance.readings.views import message_path, semantic_messages, text_path
 
 _PATH = re.compile(r"\b(messages|contents|input)\[\d+\]")
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.conformance.test_fidelity_corpus import conversion_codes, openai_request, payload
-from toolwire.conformance.conventions import output_envelope, read_result
+from toolwire.conformance.readings.conventions import output_envelope, read_result
 
 TEXT = '{"amount": 250, "converted": 229.85}'
 CALL = {"id": "call_1", "type": "function", "function": {"name": "convert", "arguments": "{}"}}

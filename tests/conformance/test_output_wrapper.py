@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from tests.conformance.test_fidelity_corpus import conversion_codes, openai_request, payload
-from toolwire.conformance.conventions import output_envelope, read_result
+from toolwire.conformance.readings.conventions import output_envelope, read_result
 
 CALL = {"id": "call_1", "type": "function", "function": {"name": "fetch", "arguments": "{}"}}
 

@@ -17,7 +17,7 @@ from tests.support.real_transcripts import RealTranscript, load_real_transcripts
 from toolwire.conformance.context import Exchange, PayloadUnderTest
 from toolwire.conformance.findings import Finding
 from toolwire.conformance.profiles import DEFAULT_PROFILE
-from toolwire.conformance.replay import REPLAY_CHECKS, check_assistant_altered
+from toolwire.conformance.replay.assistant_altered import REPLAY_CHECKS, check_assistant_altered
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.sse import parse_sse
 
@@ -409,7 +409,7 @@ def test_hand_altered_real_recordings_fail() -> None:
 
 
 def _replayed_index(pair: list[Exchange]) -> int | None:
-    from toolwire.conformance.replay import locate_replay
+    from toolwire.conformance.replay.assistant_altered import locate_replay
 
     before, after = pair[0].request.conversation, pair[1].request.conversation
     assert pair[0].response is not None and pair[0].response.response is not None

@@ -1,5 +1,5 @@
-"""toolwire.conformance.schema_meaning: spellings that mean the same compare equal, edits that
-change what a validator accepts or what the model is told do not."""
+"""toolwire.conformance.readings.schema_meaning: spellings that mean the same compare
+equal, edits that change what a validator accepts or what the model is told do not."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from toolwire.conformance.schema_meaning import (
+from toolwire.conformance.readings.schema_meaning import (
     first_meaning_difference,
     meaning,
     parameters_meaning,

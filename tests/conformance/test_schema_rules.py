@@ -14,19 +14,19 @@ from tests.conformance.test_fidelity_corpus import (
     openai_response,
     payload,
 )
-from toolwire.conformance import schema
 from toolwire.conformance.context import PayloadUnderTest
+from toolwire.conformance.schema import validation
 from toolwire.harness.model import SSEEvent
 
 ASK = {"role": "user", "content": "Hi"}
 
 
 def _request(target: Any) -> Any:
-    return schema.PAYLOAD_CHECKS["schema.request"](target)
+    return validation.PAYLOAD_CHECKS["schema.request"](target)
 
 
 def _response(target: Any) -> Any:
-    return schema.PAYLOAD_CHECKS["schema.response"](target)
+    return validation.PAYLOAD_CHECKS["schema.response"](target)
 
 
 def test_a_valid_request_and_response_hold() -> None:
@@ -123,7 +123,7 @@ def test_an_event_whose_data_is_not_json() -> None:
 
 
 def test_stream_events_are_read_from_raw_text_when_not_parsed() -> None:
-    events = schema.stream_events(
+    events = validation.stream_events(
         PayloadUnderTest(
             "openai-chat",
             "stream",
@@ -133,7 +133,7 @@ def test_stream_events_are_read_from_raw_text_when_not_parsed() -> None:
         )
     )
     assert [e.data for e in events][-1] == "[DONE]"
-    assert schema.stream_events(
+    assert validation.stream_events(
         PayloadUnderTest(
             "openai-chat",
             "stream",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolwire.conformance.semantic import MessageSummary
+from toolwire.conformance.readings.semantic import MessageSummary
 
 
 def _summary(*texts: str) -> MessageSummary:

@@ -9,7 +9,10 @@ from typing import Any
 import pytest
 
 from toolwire.conformance.context import PayloadUnderTest
-from toolwire.conformance.fidelity_response import check_empty_text_added, check_stop_reason_content
+from toolwire.conformance.fidelity.response_fields import (
+    check_empty_text_added,
+    check_stop_reason_content,
+)
 from toolwire.conformance.profiles import DEFAULT_PROFILE
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.model import SSEEvent

@@ -17,7 +17,7 @@ from tests.conformance.test_fidelity_corpus import (
 )
 from toolwire.conformance import fidelity
 from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest
-from toolwire.conformance.schema import check_response
+from toolwire.conformance.schema.validation import check_response
 
 CODE = "fidelity.stop_reason"
 USAGE = {"prompt_tokens": 71, "completion_tokens": 0, "total_tokens": 71}

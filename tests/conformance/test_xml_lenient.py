@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolwire.conformance.xml_lenient import recovered_call, value_alternatives
+from toolwire.conformance.readings.xml_lenient import recovered_call, value_alternatives
 from toolwire.harness.dialects.qwen_xml import RejectedCall, parse_qwen_xml
 from toolwire.harness.model import ToolDef
 

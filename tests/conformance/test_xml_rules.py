@@ -13,9 +13,9 @@ import pytest
 from tests.conformance.test_reasoning import corpus_case, interaction_payload
 from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest
 from toolwire.conformance.findings import Finding
+from toolwire.conformance.readings.xml_lenient import recovered_call
+from toolwire.conformance.readings.xml_values import same_json
 from toolwire.conformance.xml import CONVERSION_CHECKS
-from toolwire.conformance.xml_lenient import recovered_call
-from toolwire.conformance.xml_values import same_json
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.dialects.qwen_xml import parse_qwen_xml
 from toolwire.harness.model import ToolDef

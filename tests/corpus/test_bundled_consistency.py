@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from toolwire.conformance.semantic import (
+from toolwire.conformance.readings.semantic import (
     MessageSummary,
     comparable,
     relabel_ids,

@@ -1,6 +1,6 @@
 """Pick each rule's failing and passing example for its page.
 
-    python -m tests.docs.rule_examples     # rewrites conformance/rule_examples.json
+    python -m tests.docs.rule_examples     # rewrites conformance/<family>/examples.json
 
 The failing example is a real verdict: a negative corpus case that triggers
 the rule (``toolwire lint`` on it), else the rule's broken adapter of the
@@ -8,8 +8,8 @@ self-test (tests/selftest/) on the first case it must show on. The passing
 example is a case the reference adapter passes on that exercises the rule
 (``tests.conformance.exercise.EXERCISES``): the source's part the rule
 speaks of, and what the reference made of it. The generator of the pages
-(``toolwire.conformance.docgen``) only reads the file this writes, so it stays pure;
-tests/docs/test_rule_pages.py checks the file equals what this picks now.
+(``toolwire.conformance.pages``) only reads the files this writes, so it stays pure;
+tests/docs/test_rule_pages.py checks the files equal what this picks now.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from typing import Any
 from tests.conformance.exercise import EXERCISES, view
 from tests.docs.excerpts import Found, around, find_subject, render
 from tests.selftest.broken import BROKEN_ADAPTERS
-from toolwire.conformance.catalogue import RULE_CODES
+from toolwire.conformance.catalogue import FAMILIES, RULE_CODES
+from toolwire.conformance.pages.rule_page import CONFORMANCE, examples_file
 from toolwire.harness.adapters.base import check_adapter
 from toolwire.harness.adapters.reference import ReferenceAdapter
 from toolwire.harness.corpus.case import Case
@@ -38,7 +39,6 @@ from toolwire.harness.engine.verdicts import Verdict
 from toolwire.harness.sse import parse_sse
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES_FILE = ROOT / "conformance" / "rule_examples.json"
 _WHERE = re.compile(r"^(request|response|stream) (\S+)->(\S+), interaction (\d+) \1(, and back)?$")
 _LABEL = re.compile(r"interaction (\d+) (request|response|stream)$")
 _FAMILIAR = ("openai-chat", "anthropic-messages")
@@ -266,14 +266,26 @@ def _excerpt(name: str, found: Found) -> dict[str, str]:
     return {f"{name}_path": path, name: render(value)}
 
 
-def dump(examples: dict[str, Any]) -> str:
-    return json.dumps(examples, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+def dump(examples: dict[str, Any], root: Path = CONFORMANCE) -> dict[Path, str]:
+    """The text of each family's examples file (``conformance/<family>/examples.json``)."""
+    return {
+        examples_file(family, root): json.dumps(
+            {code: examples[code] for code in examples if code.startswith(f"{family}.")},
+            indent=1,
+            ensure_ascii=False,
+            sort_keys=True,
+        )
+        + "\n"
+        for family in FAMILIES
+    }
 
 
 def main(argv: list[str]) -> None:
-    target = Path(argv[0]) if argv else EXAMPLES_FILE
-    target.write_text(dump(pick_all(load_corpus(bundled_corpus_root()))), encoding="utf-8")
-    print(target)
+    root = Path(argv[0]) if argv else CONFORMANCE
+    for path, text in dump(pick_all(load_corpus(bundled_corpus_root())), root).items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(path)
 
 
 if __name__ == "__main__":

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from tests.docs.rule_examples import dump, pick_all
-from toolwire.conformance.catalogue import RULE_CODES, RULES, get_rule
-from toolwire.conformance.docgen import pages
-from toolwire.conformance.rule_page import EXAMPLES_FILE, load_examples
-from toolwire.conformance.rule_pages import CONVENTIONS, FIXES, missing_fixes, page_path
+from toolwire.conformance.catalogue import RULE_CODES, RULES, defined_in, get_rule
+from toolwire.conformance.pages.docgen import pages
+from toolwire.conformance.pages.locations import page_path
+from toolwire.conformance.pages.rule_page import load_examples
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,17 +21,22 @@ REGENERATE = "run `make rule-pages` (it picks the examples, then writes docs/rul
 
 
 def test_every_catalogue_code_has_a_fix_text() -> None:
-    missing = missing_fixes(RULE_CODES)
+    missing = [code for code in RULE_CODES if not get_rule(code).fix.strip()]
     assert missing == [], (
-        "rules without a 'how to fix' text: add to FIXES in conformance/rule_pages.py "
-        + "; ".join(f'"{code}": ("<what to change in a converter>"),' for code in missing)
-        + f" then {REGENERATE}"
+        "rules without a 'how to fix' text: "
+        + "; ".join(
+            f'add fix=("<what to change in a converter>") to {code} in {defined_in(code)}'
+            for code in missing
+        )
+        + f", then {REGENERATE}"
     )
 
 
-def test_fix_and_convention_tables_name_real_codes_only() -> None:
-    assert sorted(set(FIXES) - set(RULE_CODES)) == []
-    assert sorted(set(CONVENTIONS) - set(RULE_CODES)) == []
+def test_a_convention_names_a_section_and_why() -> None:
+    for rule in RULES:
+        if rule.convention is not None:
+            section, why = rule.convention
+            assert section.strip() and why.strip(), rule.code
 
 
 def test_every_catalogue_code_has_its_own_page() -> None:
@@ -63,9 +68,12 @@ def test_the_committed_examples_are_what_the_picker_picks_now() -> None:
     # The examples are real verdicts: a corpus or rule change that alters them
     # must be seen on the pages.
     picked = dump(pick_all(load_corpus(bundled_corpus_root())))
-    assert EXAMPLES_FILE.read_text(encoding="utf-8") == picked, (
-        f"conformance/rule_examples.json is out of date: {REGENERATE}"
-    )
+    stale = [
+        str(path.relative_to(ROOT))
+        for path, text in picked.items()
+        if not path.is_file() or path.read_text(encoding="utf-8") != text
+    ]
+    assert stale == [], f"{', '.join(stale)} out of date: {REGENERATE}"
 
 
 def _page(code: str) -> str:
@@ -95,7 +103,7 @@ def test_a_page_holds_statement_sources_examples_and_fix(
     passing = page.split("## Passing example", 1)[1].split("## How to fix", 1)[0]
     assert f"`{failing_case}`" in failing and "```json" in failing
     assert passing_from in passing and "```json" in passing
-    assert FIXES[code] in page.split("## How to fix", 1)[1]
+    assert get_rule(code).fix in page.split("## How to fix", 1)[1]
 
 
 def test_a_must_page_shows_its_evidence_and_a_should_page_says_it_warns() -> None:

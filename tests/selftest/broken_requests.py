@@ -390,7 +390,7 @@ class MaxTokensMissing(BrokenAdapter):
 
 
 # --- fidelity.tool_definitions: schema edits that change meaning ---------------
-# Each drops one thing a validator or the model reads (conformance/schema_meaning.py);
+# Each drops one thing a validator or the model reads (conformance/readings/schema_meaning.py);
 # tests/selftest/variants.py holds the edits that change nothing.
 
 ALL_REQUESTS: frozenset[Triple] = frozenset(

@@ -15,7 +15,7 @@ Three dialects can say "call one of these tools" (or "may call only these"):
   (https://ai.google.dev/api/caching#FunctionCallingConfig: the names
   "should only be set when the Mode is ANY or VALIDATED").
 
-The wire forms are read by ``toolwire.conformance.allowed_tools``, which
+The wire forms are read by ``toolwire.conformance.readings.allowed_tools``, which
 ``fidelity.tool_choice`` judges with. The neutral model has one tool name at
 most, so the adapter resolves a
 restriction before the conversion steps and writes it back after them
@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from toolwire.conformance.allowed_tools import (
+from toolwire.conformance.readings.allowed_tools import (
     Mode,
     Restriction,
     as_plain,

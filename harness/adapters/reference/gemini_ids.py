@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import re
 
-from toolwire.conformance.conventions import (
+from toolwire.conformance.readings.conventions import (
     GEMINI_GENERATED_ID_PREFIX as GENERATED_PREFIX,
 )
-from toolwire.conformance.conventions import (
+from toolwire.conformance.readings.conventions import (
     GEMINI_SIGNATURE_SEPARATOR as SIGNATURE_SEPARATOR,
 )
-from toolwire.conformance.conventions import split_gemini_id as split_id
+from toolwire.conformance.readings.conventions import split_gemini_id as split_id
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from toolwire.conformance.conventions import result_is_error_by_convention
+from toolwire.conformance.readings.conventions import result_is_error_by_convention
 from toolwire.harness.adapters.reference.content import texts, to_anthropic_content
 from toolwire.harness.adapters.reference.errors import ConversionError
 from toolwire.harness.adapters.reference.ids import to_anthropic_id

@@ -7,7 +7,7 @@ Requests (docs/conventions.md and WIRE.md 1.1-1.3):
   in order, right after the assistant turn; the rest of that user message
   (text, images) follows as a user message;
 * ``is_error: true`` results are written with the ``Error: `` prefix
-  (``toolwire.conformance.conventions.mark_error``): Chat Completions has no flag;
+  (``toolwire.conformance.readings.conventions.mark_error``): Chat Completions has no flag;
 * assistant turns: text blocks joined with no separator into ``content``
   (one of the joins docs/conventions.md accepts; text after a call cannot
   keep its place), ``tool_use`` blocks as ``tool_calls`` whose ``arguments``
@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from toolwire.conformance.conventions import mark_error
+from toolwire.conformance.readings.conventions import mark_error
 from toolwire.harness.adapters.base import UnsupportedConversion
 from toolwire.harness.adapters.reference.content import texts, to_openai_content
 from toolwire.harness.adapters.reference.errors import ConversionError

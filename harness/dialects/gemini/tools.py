@@ -20,7 +20,7 @@ value keeps it). ``ToolChoice.raw`` is the functionCallingConfig as carried.
 (https://ai.google.dev/api/caching#FunctionCallingConfig); beside VALIDATED
 even one name is a restriction of an ``auto`` choice (the model may still
 answer in text), not a named tool: it stays in ``raw``
-(``toolwire.conformance.allowed_tools`` reads it), ``ToolChoice.name`` is
+(``toolwire.conformance.readings.allowed_tools`` reads it), ``ToolChoice.name`` is
 only the tool an ANY choice forces.
 
 Limitation: declarations spread over several Tool objects are written back

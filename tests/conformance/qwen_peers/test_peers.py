@@ -22,9 +22,9 @@ import pytest
 from tests.conformance.qwen_peers import tools as T
 from tests.conformance.qwen_peers.cases import CASES, PeerCase
 from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest
+from toolwire.conformance.readings.xml_oracle import normalised
+from toolwire.conformance.readings.xml_values import same_json
 from toolwire.conformance.xml import CONVERSION_CHECKS
-from toolwire.conformance.xml_oracle import normalised
-from toolwire.conformance.xml_values import same_json
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.dialects.qwen_xml import parse_qwen_xml
 

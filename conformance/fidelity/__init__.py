@@ -1,0 +1,44 @@
+"""The fidelity rules: what the model said, and the tools it was given, survive conversion.
+
+Each rule is defined beside its check, in a module named for the rule or for
+the reading several rules share; ``RULES`` lists them in page order."""
+
+from __future__ import annotations
+
+from toolwire.conformance.context import checks_of
+from toolwire.conformance.fidelity import (
+    arguments,
+    pairwise,
+    request_fields,
+    response_fields,
+    roundtrip,
+    text,
+)
+from toolwire.conformance.rule import Rule
+
+# The family's page opens with this (docs/rules/fidelity.md).
+INTRO = "What the model said, and the tools it was given, survive conversion."
+# Every module of the family that holds a definition or a check.
+MODULES = (
+    arguments,
+    text,
+    request_fields,
+    response_fields,
+    roundtrip,
+    pairwise,
+)
+# In the order of the catalogue and the rule pages.
+RULES: tuple[Rule, ...] = (
+    arguments.ARGUMENTS,
+    text.TEXT,
+    text.ERROR_FLAG,
+    request_fields.TOOL_DEFINITIONS,
+    request_fields.TOOL_CHOICE,
+    response_fields.STOP_REASON,
+    response_fields.STOP_REASON_CONTENT,
+    response_fields.EMPTY_TEXT_ADDED,
+    response_fields.USAGE,
+    request_fields.EMPTY_CONTENT,
+    roundtrip.ROUNDTRIP,
+)
+PAYLOAD_CHECKS, CONVERSION_CHECKS, ROUNDTRIP_CHECKS, REPLAY_CHECKS = checks_of(RULES, MODULES)

@@ -1,0 +1,416 @@
+"""fidelity.text and fidelity.error_flag: what was said, and whether a tool failed.
+
+Text is compared on the semantic view, where consecutive messages of one role
+are merged (Anthropic's API merges them too), message by message: the system
+prompt (a top-level field or system/developer messages), then the user and
+assistant messages in order, then each tool result's text. Two texts are the
+same when they differ only by the separators docs/conventions.md accepts
+where blocks were joined or split ("", "\\n", "\\n\\n"); whitespace-only
+pieces carry nothing. Other whitespace is text (indentation, line breaks in
+code), except where the target documents otherwise: anthropic-messages
+rejects a request whose final assistant message ends in whitespace, so that
+trailing whitespace is not compared when the text went there. Thinking is
+not visible text: the reasoning.* rules judge it. Text written as Qwen XML
+is the xml.text_preserved rule's, so an assistant message read from qwen-xml
+is left out.
+
+A tool result whose text is a JSON object or array and that went to or came
+from gemini is compared as a JSON value: Gemini carries a result as a JSON object
+(``functionResponse.response``), so a converter that parses the text into the
+object keeps what it says, and only its whitespace cannot survive.
+
+The error flag: a result is failed when ``is_error`` is true, or, in the
+openai family that has no flag, when its content starts with ``Error:``
+(docs/conventions.md); the marker itself is not part of the text.
+
+Gemini results are JSON objects: a result is the same when it is the same
+JSON value, or the same text under a one-key wrapper (``result``,
+``content``...), as conformance/readings/result_objects.py explains.
+
+Each source result is compared with the output's result for the same call:
+paired by id, or, where a gemini side holds results without ids, by the call
+each answers (Gemini pairs those by name and order:
+fidelity_view.result_keys), so results left out of call order once their ids
+are gone are each compared with the result their call now gets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from toolwire.conformance.context import PayloadUnderTest
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.presets import SHOULD_ON_OPENAI_FAMILY
+from toolwire.conformance.readings.conventions import result_is_error_by_convention, unwrapped
+from toolwire.conformance.readings.memo import by_identity
+from toolwire.conformance.readings.result_objects import readings, same_json
+from toolwire.conformance.readings.semantic import SemMessage, SemText, result_text
+from toolwire.conformance.readings.text import same_text
+from toolwire.conformance.readings.views import (
+    ResultRef,
+    first_difference,
+    from_qwen_markup,
+    pair_up,
+    result_keys,
+    result_refs,
+    semantic_messages,
+    short,
+    text_path,
+    visible_pieces,
+)
+from toolwire.conformance.rule import means, rule
+from toolwire.conformance.sources import ANTHROPIC_DOCS, ANTHROPIC_TOOLS, OPENAI_DOCS
+from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI
+
+TEXT = rule(
+    "fidelity.text",
+    "MUST",
+    "conversion roundtrip",
+    "Every piece of visible text survives conversion unchanged.",
+    OPENAI_DOCS,
+    ANTHROPIC_DOCS,
+    evidence=(
+        means(OPENAI_DOCS, "message content is the text of the message"),
+        means(ANTHROPIC_DOCS, "text blocks are the text of the message"),
+    ),
+    fix=(
+        "Carry every text block and text content to the target unchanged: no trimming, "
+        "no dropped block beside a tool call, no text added."
+    ),
+    convention=(
+        "Several text blocks in openai-chat",
+        'joining several text blocks with "", "\\n" or "\\n\\n" is accepted as the same text.',
+    ),
+)
+
+
+ERROR_FLAG = rule(
+    "fidelity.error_flag",
+    "MUST",
+    "conversion roundtrip",
+    "A failed tool result stays marked as failed: is_error survives, or is carried "
+    "by a documented convention where the target has no flag.",
+    ANTHROPIC_TOOLS,
+    # openai-family targets have no error field: the flag travels only by
+    # toolwire's own convention (docs/conventions.md), so losing it there
+    # is a SHOULD; where anthropic's documented is_error exists, a MUST.
+    profile_levels=dict(SHOULD_ON_OPENAI_FAMILY),
+    evidence=(means(ANTHROPIC_TOOLS, "is_error: true marks a tool_result whose execution failed"),),
+    fix=(
+        "Keep `is_error: true` where the target has it. Toward openai-chat, which has no "
+        "flag, start the tool message with `Error:` (the convention below); from openai-chat, "
+        "such a message may become `is_error: true`."
+    ),
+    convention=(
+        "A failed tool result in openai-chat",
+        "openai-chat has no error flag on a tool message; a leading `Error:` keeps the failure "
+        "readable, and is accepted, never required at MUST.",
+    ),
+)
+
+
+@dataclass(frozen=True, eq=False)
+class _Said:
+    role: str
+    pieces: tuple[str, ...]
+    # Where the text starts. Its path is built only when a finding needs it:
+    # building one per message was a third of the cost of reading the text.
+    payload: PayloadUnderTest
+    first: SemMessage
+
+    @property
+    def path(self) -> str:
+        return text_path(self.payload, self.first)
+
+
+def _conversation_text(payload: PayloadUnderTest, skip_assistant: bool) -> list[_Said]:
+    """The non-system messages' visible text, same roles merged again once
+    system messages are set aside."""
+    said: list[_Said] = []
+    for message in semantic_messages(payload) or ():
+        if message.role == "system":
+            continue
+        pieces = _pieces(message)
+        if skip_assistant and message.role == "assistant":
+            pieces = ()
+        if said and said[-1].role == message.role:
+            last = said[-1]
+            said[-1] = _Said(message.role, last.pieces + pieces, payload, last.first)
+        else:
+            said.append(_Said(message.role, pieces, payload, message))
+    return said
+
+
+def _text_of(
+    payload: PayloadUnderTest, skip_assistant: bool
+) -> tuple[Sequence[_Said], tuple[str, ...], str]:
+    """What ``payload`` says: its messages' text, its system text and that text's path."""
+    if skip_assistant:  # Qwen XML on one side: rare, not remembered
+        return (_conversation_text(payload, True), *_system_text(payload))
+    return _all_text_of(payload)
+
+
+# A source is compared with each of its outputs and round trips: read once
+# (toolwire.conformance.readings.memo).
+@by_identity
+def _all_text_of(payload: PayloadUnderTest) -> tuple[tuple[_Said, ...], tuple[str, ...], str]:
+    return (tuple(_conversation_text(payload, False)), *_system_text(payload))
+
+
+def _system_text(payload: PayloadUnderTest) -> tuple[tuple[str, ...], str]:
+    messages = [m for m in semantic_messages(payload) or () if m.role == "system"]
+    pieces = tuple(piece for m in messages for piece in _pieces(m))
+    return pieces, text_path(payload, messages[0]) if messages else "system"
+
+
+def _pieces(message: SemMessage) -> tuple[str, ...]:
+    return tuple(visible_pieces([item.text for item in message.of_type(SemText)]))
+
+
+def check_text(
+    source: PayloadUnderTest,
+    output: PayloadUnderTest,
+    id_mapping: Mapping[str, str] | None = None,
+    through: tuple[str, ...] | None = None,
+) -> list[Finding] | None:
+    """``through``: the dialects the text went through (default: the output's)."""
+    skip_assistant = from_qwen_markup(source) or from_qwen_markup(output)
+    source_said, source_system, _ = _text_of(source, skip_assistant)
+    output_said, output_system, system_path = _text_of(output, skip_assistant)
+    if _final_assistant_trimmed(output, through):
+        source_said, output_said = _rstrip_final(source_said), _rstrip_final(output_said)
+    source_results, output_results = result_refs(source), result_refs(output)
+    if not (
+        source_system
+        or output_system
+        or any(s.pieces for s in (*source_said, *output_said))
+        or any(r.pieces for r in (*source_results, *output_results))
+    ):
+        return None  # no visible text on either side
+    found = []
+    if not same_text(source_system, output_system):
+        found.append(_text_finding("the system prompt", system_path, source_system, output_system))
+    found.extend(_compare_messages(source_said, output_said))
+    # Through gemini a result travels as an object: JSON-equal texts are the same.
+    objects = GEMINI in (source.dialect, output.dialect, *(through or ()))
+    keys = result_keys(source, output, id_mapping)
+    found.extend(_compare_results(source_results, output_results, keys, objects))
+    return found
+
+
+def _final_assistant_trimmed(output: PayloadUnderTest, through: tuple[str, ...] | None) -> bool:
+    """Whether the text went to anthropic-messages as a request ending on an
+    assistant message: the API answers 400 "final assistant content cannot end
+    with trailing whitespace" (e.g. tailcallhq/forgecode#1872), so a converter
+    must drop that whitespace, and doing so changes nothing a reader sees."""
+    conversation = output.conversation
+    if conversation is None or not conversation.turns:
+        return False
+    if ANTHROPIC_MESSAGES not in (through or (output.dialect,)):
+        return False
+    return conversation.turns[-1].role == "assistant"
+
+
+def _rstrip_final(said: Sequence[_Said]) -> Sequence[_Said]:
+    """``said`` with trailing whitespace removed from a final assistant message."""
+    if not said or said[-1].role != "assistant" or not said[-1].pieces:
+        return said
+    last = said[-1]
+    pieces = (*last.pieces[:-1], last.pieces[-1].rstrip())
+    return (*said[:-1], _Said(last.role, pieces, last.payload, last.first))
+
+
+def _compare_messages(source: Sequence[_Said], output: Sequence[_Said]) -> list[Finding]:
+    if [s.role for s in source] == [s.role for s in output]:
+        return [
+            _text_finding(f"the {o.role} message", o.path, s.pieces, o.pieces)
+            for s, o in zip(source, output, strict=True)
+            if not same_text(s.pieces, o.pieces)
+        ]
+    # Messages were added or lost: compare what each role said over the whole
+    # conversation, so that text that survived is not reported.
+    found = []
+    for role in ("user", "assistant"):
+        expected = tuple(p for s in source if s.role == role for p in s.pieces)
+        actual = tuple(p for s in output if s.role == role for p in s.pieces)
+        if not same_text(expected, actual):
+            path = next((s.path for s in output if s.role == role), "messages")
+            found.append(
+                _text_finding(f"the {role} messages, taken together,", path, expected, actual)
+            )
+    return found
+
+
+def _compare_results(
+    source: Sequence[ResultRef],
+    output: Sequence[ResultRef],
+    keys: tuple[Sequence[str | None], Sequence[str | None], Mapping[str, str] | None],
+    objects: bool = False,
+) -> list[Finding]:
+    """Each source result against the output's result for the same call
+    (``keys``: fidelity_view.result_keys). ``objects``: a side is gemini,
+    whose results are JSON objects (conformance/readings/result_objects.py)."""
+    source_keys, output_keys, mapping = keys
+    pairs = pair_up(source_keys, output_keys, mapping)
+    found = []
+    for i, j in pairs:
+        expected, actual = visible_pieces(source[i].pieces), visible_pieces(output[j].pieces)
+        if source[i].is_error or output[j].is_error:
+            # The convention joins marker and text with a space ("Error: x"), so
+            # whitespace at the start of a failed result's text cannot be told
+            # from the marker's own: " x" flagged and "Error:  x" say the same.
+            expected, actual = _lstrip_first(expected), _lstrip_first(actual)
+        if not same_text(expected, actual) and not (
+            objects and _same_as_objects(source[i], output[j], expected, actual)
+        ):
+            what = _result_named(output[j], output_keys[j])
+            found.append(_text_finding(what, output[j].path, tuple(expected), tuple(actual)))
+    return found
+
+
+def _result_label(result: ResultRef) -> str:
+    """A result named by the call id it answers; without an id (Gemini, Qwen
+    XML) by its tool's name, never "the result for None"."""
+    if result.result.call_id:
+        return f"the result for {result.result.call_id!r}"
+    if result.result.name:
+        return f"the result of {result.result.name}"
+    return "the result"
+
+
+def _result_named(result: ResultRef, key: str | None) -> str:
+    if result.result.call_id or key is None:
+        return _result_label(result)
+    # keyed by the call it answers (fidelity_view.result_keys): say how it answers it
+    return (
+        f"the result answering the source's {key} ({result.result.name}: without an id, "
+        "a Gemini result answers by name and order)"
+    )
+
+
+def _same_as_objects(
+    source: ResultRef, output: ResultRef, expected: Sequence[str], actual: Sequence[str]
+) -> bool:
+    """Whether two results say the same once read as gemini result objects:
+    the same JSON value, or the same text with a one-key wrapper around it."""
+    if same_json(result_text(source.result), result_text(output.result)):
+        return True
+    return any(
+        same_text([left], [right])
+        for left in readings("".join(expected))
+        for right in readings("".join(actual))
+    )
+
+
+def _lstrip_first(pieces: Sequence[str]) -> list[str]:
+    return [pieces[0].lstrip(), *pieces[1:]] if pieces else []
+
+
+def _text_finding(what: str, path: str, expected: Sequence[str], actual: Sequence[str]) -> Finding:
+    left, right = "".join(expected), "".join(actual)
+    if not right and left:
+        detail = f"the text {short(left)} is lost"
+    elif not left:
+        detail = f"text {short(right)} appears that the source did not have"
+    else:
+        detail = first_difference(left, right)
+    return finding(
+        "fidelity.text",
+        f"{what} at {path} changed: {detail}",
+        path,
+        expected=left,
+        actual=right,
+    )
+
+
+def check_error_flag(
+    source: PayloadUnderTest,
+    output: PayloadUnderTest,
+    id_mapping: Mapping[str, str] | None = None,
+    through: tuple[str, ...] | None = None,
+) -> list[Finding] | None:
+    """``through``: the dialects the results went through (default: the
+    output's). A successful result whose text itself starts with the marker
+    cannot stay successful through a dialect without an error flag: the
+    convention reads it as failed, and no converter can say otherwise.
+
+    The convention is accepted, never required (docs/conventions.md): a
+    converter that does not read "Error:" into ``is_error`` loses nothing the
+    source carried, so only a flag the source really carried is judged lost
+    (see ``_failure_still_said``)."""
+    flagless = any(d != "anthropic-messages" for d in (through or (output.dialect,)))
+    source_results = result_refs(source)
+    if not source_results:
+        return None
+    output_results = result_refs(output)
+    pairs = pair_up(
+        [r.result.call_id for r in source_results],
+        [r.result.call_id for r in output_results],
+        id_mapping,
+    )
+    if not any(source_results[i].is_error or output_results[j].is_error for i, j in pairs):
+        # No failed result on either side (or no result left in the output:
+        # pairing.unanswered_call's): no flag was at stake, so no verdict.
+        return None
+    found = []
+    for i, j in pairs:
+        was, now = source_results[i].is_error, output_results[j].is_error
+        if was == now:
+            continue
+        if (
+            not was
+            and flagless
+            and result_is_error_by_convention(result_text(source_results[i].result))
+        ):
+            continue
+        if was and _failure_still_said(
+            source_results[i], output_results[j], through, output.dialect == GEMINI
+        ):
+            continue
+        ref = output_results[j]
+        how = {
+            ANTHROPIC_MESSAGES: "is_error: true",
+            # FunctionResponse: "error" key to specify error details
+            GEMINI: 'a response with an "error" key',
+        }.get(output.dialect, "content starting 'Error:'")
+        change = (
+            f"failed in the source ({source_results[i].path}) but is not marked failed; "
+            f"expected {how}"
+            if was
+            else f"did not fail in the source ({source_results[i].path}) but is marked failed"
+        )
+        found.append(
+            finding(
+                "fidelity.error_flag",
+                f"{_result_label(ref)} at {ref.path} {change}",
+                ref.path,
+                expected=was,
+                actual=now,
+            )
+        )
+    return found
+
+
+def _failure_still_said(
+    source: ResultRef, output: ResultRef, through: tuple[str, ...] | None, objects: bool = False
+) -> bool:
+    """Whether a failed result's output, unflagged, lost nothing the source carried.
+
+    * The source had no flag (openai-chat, deepseek-chat): its failure was only
+      the "Error:" text. An unflagged output that keeps that text says as much
+      as the source did; one that also drops the text lost the failure.
+    * A round trip through a dialect without a flag (``through``): the flag
+      could only travel by the convention, whose forward leg is judged on its
+      own conversion (a SHOULD where the target has no flag); the leg back not
+      reading the marker loses nothing more.
+    """
+    if through is not None and any(d != "anthropic-messages" for d in through):
+        return True
+    if source.result.is_error is not None:
+        return False  # a flag the source carried, lost where the target can carry it
+    text = result_text(output.result)
+    if objects:
+        # A gemini result wrapping "Error: ..." under one key says it too.
+        text = unwrapped(text)
+    return result_is_error_by_convention(text)

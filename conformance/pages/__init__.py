@@ -1,0 +1,1 @@
+"""The rule pages (docs/rules/): written from the rule definitions, never by hand."""

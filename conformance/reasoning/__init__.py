@@ -1,0 +1,47 @@
+"""The reasoning rules: reasoning that must be replayed comes back whole and unchanged.
+
+Each rule is defined beside its check, in a module named for the rule or for
+the reading several rules share; ``RULES`` lists them in page order."""
+
+from __future__ import annotations
+
+from toolwire.conformance.context import checks_of
+from toolwire.conformance.reasoning import (
+    call_signature_lost,
+    carried,
+    items,
+    position,
+    replay,
+    signature_invented,
+    thinking,
+)
+from toolwire.conformance.rule import Rule
+
+# The family's page opens with this (docs/rules/reasoning.md).
+INTRO = "Reasoning that must be replayed comes back whole and unchanged."
+# Every module of the family that holds a definition or a check.
+MODULES = (
+    replay,
+    thinking,
+    call_signature_lost,
+    position,
+    items,
+    carried,
+    signature_invented,
+)
+# In the order of the catalogue and the rule pages.
+RULES: tuple[Rule, ...] = (
+    replay.REPLAY_MISSING,
+    replay.REPLAY_FORBIDDEN,
+    thinking.ALTERED,
+    thinking.SIGNATURE_LOST,
+    call_signature_lost.CALL_SIGNATURE_LOST,
+    position.POSITION,
+    items.ITEM_UNFOLLOWED,
+    items.ITEM_SEPARATED,
+    carried.DROPPED,
+    carried.NOT_CARRIED,
+    carried.INVENTED,
+    signature_invented.SIGNATURE_INVENTED,
+)
+PAYLOAD_CHECKS, CONVERSION_CHECKS, ROUNDTRIP_CHECKS, REPLAY_CHECKS = checks_of(RULES, MODULES)

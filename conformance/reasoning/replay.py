@@ -1,0 +1,209 @@
+"""reasoning.replay_missing / replay_forbidden: DeepSeek's ``reasoning_content`` sent back.
+
+* DeepSeek thinking mode: every assistant message of a stretch with tool
+  calls carries ``reasoning_content`` in later requests, ``""`` included
+  (https://api-docs.deepseek.com/guides/thinking_mode; pydantic-ai's real
+  DeepSeek recording sends ``reasoning_content: ""`` and is accepted).
+* The legacy ``deepseek-reasoner`` answered 400 to any ``reasoning_content``
+  in the input (https://api-docs.deepseek.com/guides/reasoning_model).
+
+Apart from ``thinking.py`` because these rules read one provider's replay
+field, not the reasoning text or signatures every dialect carries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from toolwire.conformance.context import PayloadCheck, PayloadUnderTest
+from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.readings.paths import block_path, turn_path
+from toolwire.conformance.readings.reasoning_views import assistant_views, thinking_pairs
+from toolwire.conformance.readings.timeline import ASSISTANT_ROLES, timeline_of
+from toolwire.conformance.rule import documented, rejected, rule
+from toolwire.conformance.sources import DEEPSEEK_REASONER, DEEPSEEK_THINKING
+from toolwire.harness.model import Conversation, Response, ThinkingBlock, Turn
+
+REPLAY_MISSING = rule(
+    "reasoning.replay_missing",
+    "MUST",
+    "payload conversion",
+    "Under DeepSeek thinking mode, every assistant message of a stretch with tool calls "
+    "is sent back with its reasoning_content in later requests.",
+    DEEPSEEK_THINKING,
+    dialects=frozenset({"deepseek-chat"}),
+    profile_levels={
+        "deepseek-thinking": "MUST",
+        "deepseek-reasoner-legacy": None,
+        "openai": None,
+    },
+    evidence=(
+        documented(
+            DEEPSEEK_THINKING,
+            "in thinking mode with tool calls, reasoning_content is passed back in later requests",
+        ),
+        rejected(
+            "https://github.com/anomalyco/opencode/issues/25356",
+            'DeepSeek 400 "The reasoning_content in the thinking mode must be passed back to '
+            'the API"',
+        ),
+    ),
+    fix=(
+        "Toward DeepSeek in thinking mode, send `reasoning_content` back on every assistant "
+        'message of a stretch with tool calls: the thinking text of the source, or `""` '
+        "where the source had none."
+    ),
+)
+
+
+REPLAY_FORBIDDEN = rule(
+    "reasoning.replay_forbidden",
+    "MUST",
+    "payload",
+    "For the legacy deepseek-reasoner, no reasoning_content is sent back in the input.",
+    DEEPSEEK_REASONER,
+    dialects=frozenset({"deepseek-chat"}),
+    profile_levels={"deepseek-reasoner-legacy": "MUST", "deepseek-thinking": None},
+    evidence=(
+        documented(
+            DEEPSEEK_REASONER,
+            "reasoning_content included in the input messages makes the API return 400",
+        ),
+    ),
+    fix=(
+        "Toward the legacy deepseek-reasoner, remove `reasoning_content` from the assistant "
+        "messages of the request."
+    ),
+)
+
+
+REPLAY_FIELD = "reasoning_content"
+
+
+def _has_replay_field(turn: Turn) -> bool:
+    return any(
+        isinstance(block, ThinkingBlock) and block.origin == REPLAY_FIELD and block.text is not None
+        for block in turn.blocks
+    )
+
+
+def check_replay_missing(conversation: Conversation) -> list[Finding]:
+    """Every assistant message of a stretch with tool calls carries reasoning_content."""
+    found = []
+    for view in assistant_views(conversation):
+        if not view.tool_stretch:
+            continue
+        for index, turn in zip(view.indices, view.turns, strict=True):
+            if _has_replay_field(turn):
+                continue
+            state = "is null" if turn.extra.get(REPLAY_FIELD, 0) is None else "is missing"
+            found.append(
+                finding(
+                    "reasoning.replay_missing",
+                    f"{turn_path(index)} is an assistant message of a stretch with tool calls, "
+                    f"but its reasoning_content {state} (send back the text the model returned, "
+                    '"" when it was empty)',
+                    turn_path(index),
+                    expected="reasoning_content",
+                    actual=None,
+                )
+            )
+    return found
+
+
+def check_replay_forbidden(conversation: Conversation) -> list[Finding]:
+    """No assistant message of the input carries reasoning_content (legacy reasoner)."""
+    found = []
+    for index, turn in enumerate(conversation.turns):
+        if turn.role not in ASSISTANT_ROLES:
+            continue
+        for b, block in enumerate(turn.blocks):
+            if not (isinstance(block, ThinkingBlock) and block.origin == REPLAY_FIELD):
+                continue
+            path = block_path(conversation, index, b)
+            found.append(
+                finding(
+                    "reasoning.replay_forbidden",
+                    f"{path} sends reasoning_content back; the legacy deepseek-reasoner rejects "
+                    "reasoning_content in the input (drop it from earlier assistant messages)",
+                    path,
+                    expected=None,
+                    actual=block.text,
+                )
+            )
+    return found
+
+
+def check_replay_kept(
+    source: Conversation | Response, output: Conversation | Response
+) -> list[Finding] | None:
+    """Reasoning of a tool-call stretch in the source reaches the deepseek-chat output
+    request. A response that loses it is reasoning.dropped's (one defect, one code)."""
+    if isinstance(output, Response):
+        return None
+    if thinking_disabled(output):
+        return None  # not thinking mode: nothing has to come back
+    pairs = thinking_pairs(
+        source, output, lambda s: s.tool_stretch and s.thinking_text() is not None
+    )
+    if not pairs:
+        return None
+    found = []
+    for source_view, output_view in pairs:
+        if all(_has_replay_field(turn) for turn in output_view.turns):
+            continue
+        found.append(
+            finding(
+                "reasoning.replay_missing",
+                f"{source_view.describe()} had reasoning on a tool-call stretch, but the output "
+                f"at {output_view.path} carries no reasoning_content",
+                output_view.path,
+                expected=source_view.thinking_text(),
+                actual=None,
+            )
+        )
+    return found
+
+
+# --- wiring: what the engine calls -------------------------------------------
+
+
+def _request_check(check: Callable[[Conversation], list[Finding]]) -> PayloadCheck:
+    def run(payload: PayloadUnderTest) -> list[Finding] | None:
+        conversation = payload.conversation
+        if conversation is None or not any(
+            turn.role in ASSISTANT_ROLES for turn in conversation.turns
+        ):
+            return None
+        return check(conversation)
+
+    return run
+
+
+def thinking_disabled(conversation: Conversation | None) -> bool:
+    """The request turns DeepSeek's thinking mode off (``thinking: {type: disabled}``):
+    the replay requirement is documented for thinking mode only
+    (https://api-docs.deepseek.com/guides/thinking_mode)."""
+    if conversation is None:
+        return False
+    toggle = conversation.extra.get("thinking")
+    return isinstance(toggle, dict) and toggle.get("type") == "disabled"
+
+
+def _replay_missing_payload(payload: PayloadUnderTest) -> list[Finding] | None:
+    conversation = payload.conversation
+    if conversation is None or thinking_disabled(conversation):
+        return None
+    # A tool stretch is one whose assistant turns make a call: with no call
+    # turn (the timeline is shared with the pairing rules) there is none.
+    if not timeline_of(conversation).call_turns:
+        return None
+    if not any(v.tool_stretch for v in assistant_views(conversation)):
+        return None
+    return check_replay_missing(conversation)
+
+
+PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
+    "reasoning.replay_missing": _replay_missing_payload,
+    "reasoning.replay_forbidden": _request_check(check_replay_forbidden),
+}
