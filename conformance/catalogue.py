@@ -55,7 +55,7 @@ def family_intro(family: str) -> str:
 
 def defined_in(code: str) -> str:
     """The file that defines the rule, from the repository's top:
-    ``conformance/pairing/id_changed.py``."""
+    ``conformance/pairing/orphan_result.py``."""
     rule = RULES_BY_CODE[code]
     package = FAMILY_PACKAGES[FAMILIES.index(rule.family)]
     modules: tuple[ModuleType, ...] = package.MODULES

@@ -1,22 +1,26 @@
 """pairing.id_changed: the ids of calls, and of the results that reference
-them, survive a conversion and a round trip; and the calls of a payload with
-their paths, which every pairing check reads.
+them, survive a conversion and a round trip.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolwire.conformance.context import ConversionUnderTest, RoundTripUnderTest
+from toolwire.conformance.context import (
+    ConversionCheck,
+    ConversionUnderTest,
+    RoundTripCheck,
+    RoundTripUnderTest,
+)
 from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.pairing.applies import calls_with_paths
 from toolwire.conformance.presets import ID_DIALECTS
 from toolwire.conformance.readings.conventions import GEMINI_SIGNATURE_SEPARATOR
-from toolwire.conformance.readings.memo import by_identity
-from toolwire.conformance.readings.paths import call_paths, response_block_path, result_paths
+from toolwire.conformance.readings.paths import result_paths
 from toolwire.conformance.readings.timeline import timeline_of
 from toolwire.conformance.rule import rule
 from toolwire.conformance.sources import ANTHROPIC_TOOLS, OPENAI_TOOLS
-from toolwire.harness.model import GEMINI, Conversation, Response, ToolCall
+from toolwire.harness.model import GEMINI, Conversation
 
 ID_CHANGED = rule(
     "pairing.id_changed",
@@ -36,20 +40,6 @@ ID_CHANGED = rule(
         "(the adapter's `id_mapping`, docs/adapters.md)."
     ),
 )
-
-
-# Four checks per payload read the calls with their paths: built once (readings/memo.py).
-@by_identity
-def calls_with_paths(payload: Conversation | Response) -> tuple[tuple[ToolCall, str], ...]:
-    if isinstance(payload, Response):
-        return tuple(
-            (block, response_block_path(payload.dialect, choice.message, b, c))
-            for c, choice in enumerate(payload.choices)
-            for b, block in enumerate(choice.message.blocks)
-            if isinstance(block, ToolCall)
-        )
-    sites = timeline_of(payload).calls
-    return tuple((site.call, path) for site, path in zip(sites, call_paths(payload), strict=True))
 
 
 def check_id_changed(conversion: ConversionUnderTest) -> list[Finding] | None:
@@ -145,3 +135,7 @@ def check_id_changed_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] |
     return check_id_changed(
         ConversionUnderTest(source=roundtrip.original, output=roundtrip.returned)
     )
+
+
+CONVERSION_CHECKS: dict[str, ConversionCheck] = {"pairing.id_changed": check_id_changed}
+ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {"pairing.id_changed": check_id_changed_roundtrip}

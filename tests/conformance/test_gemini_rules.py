@@ -10,7 +10,8 @@ from typing import Any
 
 from tests.dialects import gemini_fixtures as fx
 from toolwire.conformance.context import PayloadUnderTest, RoundTripUnderTest
-from toolwire.conformance.pairing.unanswered_call import check_orphan_result, check_unanswered_call
+from toolwire.conformance.pairing.orphan_result import check_orphan_result
+from toolwire.conformance.pairing.unanswered_call import check_unanswered_call
 from toolwire.conformance.readings.gemini_signatures import requires_signatures, same_signature
 from toolwire.conformance.reasoning.call_signature_lost import check_call_signature_lost
 from toolwire.conformance.registry import ROUNDTRIP_CHECKS
