@@ -7,25 +7,25 @@ from __future__ import annotations
 
 from toolwire.conformance.context import checks_of
 from toolwire.conformance.rule import Rule
-from toolwire.conformance.stream import events, reassembly, responses_events
+from toolwire.conformance.stream import event_order, reassembly, responses_events
 
 # The family's page opens with this (docs/rules/stream.md).
 INTRO = "Streams follow their grammar and reassemble into the right message."
 # Every module of the family that holds a definition or a check.
 MODULES = (
     reassembly,
-    events,
+    event_order,
     responses_events,
 )
 # In the order of the catalogue and the rule pages.
 RULES: tuple[Rule, ...] = (
     reassembly.REASSEMBLY,
-    events.INDEX_COLLISION,
-    events.EVENT_ORDER,
+    event_order.INDEX_COLLISION,
+    event_order.EVENT_ORDER,
     responses_events.ITEM_REFERENCE,
     responses_events.DONE_CONSISTENT,
-    events.PARTIAL_JSON,
-    events.CHUNK_ID,
-    events.CALL_INDEX,
+    event_order.PARTIAL_JSON,
+    event_order.CHUNK_ID,
+    event_order.CALL_INDEX,
 )
 PAYLOAD_CHECKS, CONVERSION_CHECKS, ROUNDTRIP_CHECKS, REPLAY_CHECKS = checks_of(RULES, MODULES)
