@@ -3,7 +3,8 @@
 The stream rules that judge calls (``stream.index_collision``,
 ``stream.partial_json``) share these views: the calls in order, whether a
 call's arguments are two calls' fragments merged, and the event to point a
-finding at. Kept apart from ``stream/events.py``, which sorts issue codes into rules.
+finding at. Kept apart from the stream rules' modules (``stream/<name>.py``), which
+sort issue codes into rules.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """stream.reassembly: a converted stream reassembles to the message its source carried.
 
-A conversion rule, unlike the payload rules of ``events.py`` that read one
-stream's grammar: it compares the text and tool calls of the source's and the
-output's reassembled messages.
+A conversion rule, unlike the payload rules (``event_order.py`` and its
+siblings) that read one stream's grammar: it compares the text and tool calls
+of the source's and the output's reassembled messages.
 """
 
 from __future__ import annotations

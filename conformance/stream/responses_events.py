@@ -4,7 +4,7 @@ The grammar problems openai-python's ``ResponseStreamState`` cannot get past
 (a stream not opened by ``response.created``, a content event for an output
 index no ``response.output_item.added`` opened, a text delta for a content
 part never added, no ``response.completed`` / ``incomplete`` / ``failed``)
-are ``stream.event_order``'s, a MUST (conformance/stream/events.py). Two SHOULD rules
+are ``stream.event_order``'s, a MUST (conformance/stream/event_order.py). Two SHOULD rules
 judge what the SDK tolerates but a consumer reading the stream another way
 gets wrong:
 
