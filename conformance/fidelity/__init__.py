@@ -9,10 +9,10 @@ from toolwire.conformance.context import checks_of
 from toolwire.conformance.fidelity import (
     arguments,
     pairwise,
-    request_fields,
-    response_fields,
     roundtrip,
+    stop_reason,
     text,
+    tool_definitions,
 )
 from toolwire.conformance.rule import Rule
 
@@ -22,8 +22,8 @@ INTRO = "What the model said, and the tools it was given, survive conversion."
 MODULES = (
     arguments,
     text,
-    request_fields,
-    response_fields,
+    tool_definitions,
+    stop_reason,
     roundtrip,
     pairwise,
 )
@@ -32,13 +32,13 @@ RULES: tuple[Rule, ...] = (
     arguments.ARGUMENTS,
     text.TEXT,
     text.ERROR_FLAG,
-    request_fields.TOOL_DEFINITIONS,
-    request_fields.TOOL_CHOICE,
-    response_fields.STOP_REASON,
-    response_fields.STOP_REASON_CONTENT,
-    response_fields.EMPTY_TEXT_ADDED,
-    response_fields.USAGE,
-    request_fields.EMPTY_CONTENT,
+    tool_definitions.TOOL_DEFINITIONS,
+    tool_definitions.TOOL_CHOICE,
+    stop_reason.STOP_REASON,
+    stop_reason.STOP_REASON_CONTENT,
+    stop_reason.EMPTY_TEXT_ADDED,
+    stop_reason.USAGE,
+    tool_definitions.EMPTY_CONTENT,
     roundtrip.ROUNDTRIP,
 )
 PAYLOAD_CHECKS, CONVERSION_CHECKS, ROUNDTRIP_CHECKS, REPLAY_CHECKS = checks_of(RULES, MODULES)

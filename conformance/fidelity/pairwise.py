@@ -28,19 +28,19 @@ from toolwire.conformance.context import (
     RoundTripUnderTest,
 )
 from toolwire.conformance.fidelity.arguments import check_arguments_payload, compare_arguments
-from toolwire.conformance.fidelity.request_fields import (
-    check_empty_content,
-    check_tool_choice,
-    check_tool_definitions,
-)
-from toolwire.conformance.fidelity.response_fields import (
+from toolwire.conformance.fidelity.roundtrip import check_roundtrip
+from toolwire.conformance.fidelity.stop_reason import (
     check_empty_text_added,
     check_stop_reason,
     check_stop_reason_content,
     check_usage,
 )
-from toolwire.conformance.fidelity.roundtrip import check_roundtrip
 from toolwire.conformance.fidelity.text import check_error_flag, check_text
+from toolwire.conformance.fidelity.tool_definitions import (
+    check_empty_content,
+    check_tool_choice,
+    check_tool_definitions,
+)
 from toolwire.conformance.findings import Finding
 
 Pairwise = Callable[[PayloadUnderTest, PayloadUnderTest], "list[Finding] | None"]

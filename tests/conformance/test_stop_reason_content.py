@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from toolwire.conformance.context import PayloadUnderTest
-from toolwire.conformance.fidelity.response_fields import (
+from toolwire.conformance.fidelity.stop_reason import (
     check_empty_text_added,
     check_stop_reason_content,
 )
