@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from toolwire.conformance.context import checks_of
 from toolwire.conformance.reasoning import (
+    altered,
     call_signature_lost,
     carried,
-    items,
+    item_separated,
     position,
-    replay,
+    replay_missing,
     signature_invented,
-    thinking,
 )
 from toolwire.conformance.rule import Rule
 
@@ -21,24 +21,24 @@ from toolwire.conformance.rule import Rule
 INTRO = "Reasoning that must be replayed comes back whole and unchanged."
 # Every module of the family that holds a definition or a check.
 MODULES = (
-    replay,
-    thinking,
+    replay_missing,
+    altered,
     call_signature_lost,
     position,
-    items,
+    item_separated,
     carried,
     signature_invented,
 )
 # In the order of the catalogue and the rule pages.
 RULES: tuple[Rule, ...] = (
-    replay.REPLAY_MISSING,
-    replay.REPLAY_FORBIDDEN,
-    thinking.ALTERED,
-    thinking.SIGNATURE_LOST,
+    replay_missing.REPLAY_MISSING,
+    replay_missing.REPLAY_FORBIDDEN,
+    altered.ALTERED,
+    altered.SIGNATURE_LOST,
     call_signature_lost.CALL_SIGNATURE_LOST,
     position.POSITION,
-    items.ITEM_UNFOLLOWED,
-    items.ITEM_SEPARATED,
+    item_separated.ITEM_UNFOLLOWED,
+    item_separated.ITEM_SEPARATED,
     carried.DROPPED,
     carried.NOT_CARRIED,
     carried.INVENTED,

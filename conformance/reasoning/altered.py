@@ -28,7 +28,7 @@ from toolwire.conformance.context import (
 from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.readings.reasoning_views import AssistantView, thinking_pairs
 from toolwire.conformance.readings.text import same_text
-from toolwire.conformance.reasoning import replay
+from toolwire.conformance.reasoning import replay_missing
 from toolwire.conformance.reasoning.carried import carries_reasoning, extra_reasoning
 from toolwire.conformance.rule import documented, means, rejected, rule
 from toolwire.conformance.sources import ANTHROPIC_THINKING, DEEPSEEK_THINKING
@@ -269,7 +269,7 @@ def _roundtrip(check: Compare, via: str | None = None) -> RoundTripCheck:
 
 
 CONVERSION_CHECKS: dict[str, ConversionCheck] = {
-    "reasoning.replay_missing": _conversion(replay.check_replay_kept, DEEPSEEK_CHAT),
+    "reasoning.replay_missing": _conversion(replay_missing.check_replay_kept, DEEPSEEK_CHAT),
     "reasoning.altered": _conversion(_response_aware(check_altered)),
     "reasoning.signature_lost": _conversion(
         _response_aware(check_signature_lost), ANTHROPIC_MESSAGES
