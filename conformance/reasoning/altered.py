@@ -70,7 +70,7 @@ def _whitespace_only(a: str, b: str) -> bool:
 
 
 def _returned(view: AssistantView) -> bool:
-    """The source view carries reasoning (reasoning_carried's reading)."""
+    """The source view carries reasoning (carried.py's reading)."""
     return carries_reasoning(view) or bool(extra_reasoning(view))
 
 

@@ -117,7 +117,7 @@ def extra_reasoning(view: AssistantView) -> list[object]:
 
 
 def emptied(output: Conversation | Response, view: AssistantView) -> bool:
-    """A response that lost all its reasoning (reasoning_carried judges it)."""
+    """A response that lost all its reasoning (dropped and not_carried judge it)."""
     return isinstance(output, Response) and not carries_reasoning(view)
 
 
