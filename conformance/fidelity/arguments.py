@@ -24,7 +24,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolwire.conformance.context import PayloadUnderTest
+from toolwire.conformance.context import (
+    ConversionCheck,
+    PayloadCheck,
+    PayloadUnderTest,
+    RoundTripCheck,
+)
+from toolwire.conformance.fidelity import pairwise
 from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.readings.views import CallRef, call_refs, from_qwen_markup, pair_up, short
 from toolwire.conformance.rule import documented, means, rule
@@ -148,7 +154,7 @@ def first_json_difference(left: Any, right: Any, where: str = "$") -> str:
 
 
 def _json(value: Any) -> str:
-    text = redact(json.dumps(value, ensure_ascii=False))  # before the cut: see fidelity_view.short
+    text = redact(json.dumps(value, ensure_ascii=False))  # before the cut: see readings.views.short
     return text if len(text) <= 60 else text[:59] + "…"
 
 
@@ -216,3 +222,14 @@ def _calls_path(payload: PayloadUnderTest) -> str:
     if payload.conversation is not None:
         return "messages"
     return "content" if payload.dialect == ANTHROPIC_MESSAGES else "choices[0].message.tool_calls"
+
+
+PAYLOAD_CHECKS: dict[str, PayloadCheck] = {"fidelity.arguments": check_arguments_payload}
+CONVERSION_CHECKS: dict[str, ConversionCheck] = {
+    "fidelity.arguments": pairwise.not_for_streams(pairwise.conversion_with_ids(compare_arguments)),
+}
+ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {
+    "fidelity.arguments": pairwise.roundtrip_not_for_streams(
+        pairwise.roundtrip_with_ids(compare_arguments)
+    ),
+}

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire.conformance.context import PayloadUnderTest, RoundTripUnderTest
+from toolwire.conformance.context import PayloadUnderTest, RoundTripCheck, RoundTripUnderTest
 from toolwire.conformance.fidelity.arguments import json_equal
 from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.readings.semantic import SemMessage, SemOpaque
@@ -172,3 +172,6 @@ def _wire_key(conversation: Conversation, name: str) -> str:
     if name == "max_tokens" and conversation.dialect != ANTHROPIC_MESSAGES:
         return next((k for k in _OPENAI_MAX_TOKENS if k in conversation.extra), "max_tokens")
     return name
+
+
+ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {"fidelity.roundtrip": check_roundtrip}

@@ -1,4 +1,4 @@
-"""fidelity.text and fidelity.error_flag: what was said, and whether a tool failed.
+"""fidelity.text: every piece of visible text survives conversion unchanged.
 
 Text is compared on the semantic view, where consecutive messages of one role
 are merged (Anthropic's API merges them too), message by message: the system
@@ -19,9 +19,8 @@ from gemini is compared as a JSON value: Gemini carries a result as a JSON objec
 (``functionResponse.response``), so a converter that parses the text into the
 object keeps what it says, and only its whitespace cannot survive.
 
-The error flag: a result is failed when ``is_error`` is true, or, in the
-openai family that has no flag, when its content starts with ``Error:``
-(docs/conventions.md); the marker itself is not part of the text.
+A failed result's ``Error:`` marker (the convention fidelity.error_flag reads)
+is not part of its text.
 
 Gemini results are JSON objects: a result is the same when it is the same
 JSON value, or the same text under a one-key wrapper (``result``,
@@ -30,7 +29,7 @@ JSON value, or the same text under a one-key wrapper (``result``,
 Each source result is compared with the output's result for the same call:
 paired by id, or, where a gemini side holds results without ids, by the call
 each answers (Gemini pairs those by name and order:
-fidelity_view.result_keys), so results left out of call order once their ids
+readings.views.result_keys), so results left out of call order once their ids
 are gone are each compared with the result their call now gets.
 """
 
@@ -39,10 +38,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from toolwire.conformance.context import PayloadUnderTest
+from toolwire.conformance.context import (
+    ConversionCheck,
+    PayloadUnderTest,
+    RoundTripCheck,
+    RoundTripUnderTest,
+)
+from toolwire.conformance.fidelity import pairwise
+from toolwire.conformance.fidelity.result_names import result_label
 from toolwire.conformance.findings import Finding, finding
-from toolwire.conformance.presets import SHOULD_ON_OPENAI_FAMILY
-from toolwire.conformance.readings.conventions import result_is_error_by_convention, unwrapped
 from toolwire.conformance.readings.memo import by_identity
 from toolwire.conformance.readings.result_objects import readings, same_json
 from toolwire.conformance.readings.semantic import SemMessage, SemText, result_text
@@ -60,7 +64,7 @@ from toolwire.conformance.readings.views import (
     visible_pieces,
 )
 from toolwire.conformance.rule import means, rule
-from toolwire.conformance.sources import ANTHROPIC_DOCS, ANTHROPIC_TOOLS, OPENAI_DOCS
+from toolwire.conformance.sources import ANTHROPIC_DOCS, OPENAI_DOCS
 from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI
 
 TEXT = rule(
@@ -81,31 +85,6 @@ TEXT = rule(
     convention=(
         "Several text blocks in openai-chat",
         'joining several text blocks with "", "\\n" or "\\n\\n" is accepted as the same text.',
-    ),
-)
-
-
-ERROR_FLAG = rule(
-    "fidelity.error_flag",
-    "MUST",
-    "conversion roundtrip",
-    "A failed tool result stays marked as failed: is_error survives, or is carried "
-    "by a documented convention where the target has no flag.",
-    ANTHROPIC_TOOLS,
-    # openai-family targets have no error field: the flag travels only by
-    # toolwire's own convention (docs/conventions.md), so losing it there
-    # is a SHOULD; where anthropic's documented is_error exists, a MUST.
-    profile_levels=dict(SHOULD_ON_OPENAI_FAMILY),
-    evidence=(means(ANTHROPIC_TOOLS, "is_error: true marks a tool_result whose execution failed"),),
-    fix=(
-        "Keep `is_error: true` where the target has it. Toward openai-chat, which has no "
-        "flag, start the tool message with `Error:` (the convention below); from openai-chat, "
-        "such a message may become `is_error: true`."
-    ),
-    convention=(
-        "A failed tool result in openai-chat",
-        "openai-chat has no error flag on a tool message; a leading `Error:` keeps the failure "
-        "readable, and is accepted, never required at MUST.",
     ),
 )
 
@@ -249,7 +228,7 @@ def _compare_results(
     objects: bool = False,
 ) -> list[Finding]:
     """Each source result against the output's result for the same call
-    (``keys``: fidelity_view.result_keys). ``objects``: a side is gemini,
+    (``keys``: readings.views.result_keys). ``objects``: a side is gemini,
     whose results are JSON objects (conformance/readings/result_objects.py)."""
     source_keys, output_keys, mapping = keys
     pairs = pair_up(source_keys, output_keys, mapping)
@@ -269,20 +248,10 @@ def _compare_results(
     return found
 
 
-def _result_label(result: ResultRef) -> str:
-    """A result named by the call id it answers; without an id (Gemini, Qwen
-    XML) by its tool's name, never "the result for None"."""
-    if result.result.call_id:
-        return f"the result for {result.result.call_id!r}"
-    if result.result.name:
-        return f"the result of {result.result.name}"
-    return "the result"
-
-
 def _result_named(result: ResultRef, key: str | None) -> str:
     if result.result.call_id or key is None:
-        return _result_label(result)
-    # keyed by the call it answers (fidelity_view.result_keys): say how it answers it
+        return result_label(result)
+    # keyed by the call it answers (readings.views.result_keys): say how it answers it
     return (
         f"the result answering the source's {key} ({result.result.name}: without an id, "
         "a Gemini result answers by name and order)"
@@ -324,93 +293,15 @@ def _text_finding(what: str, path: str, expected: Sequence[str], actual: Sequenc
     )
 
 
-def check_error_flag(
-    source: PayloadUnderTest,
-    output: PayloadUnderTest,
-    id_mapping: Mapping[str, str] | None = None,
-    through: tuple[str, ...] | None = None,
-) -> list[Finding] | None:
-    """``through``: the dialects the results went through (default: the
-    output's). A successful result whose text itself starts with the marker
-    cannot stay successful through a dialect without an error flag: the
-    convention reads it as failed, and no converter can say otherwise.
-
-    The convention is accepted, never required (docs/conventions.md): a
-    converter that does not read "Error:" into ``is_error`` loses nothing the
-    source carried, so only a flag the source really carried is judged lost
-    (see ``_failure_still_said``)."""
-    flagless = any(d != "anthropic-messages" for d in (through or (output.dialect,)))
-    source_results = result_refs(source)
-    if not source_results:
-        return None
-    output_results = result_refs(output)
-    pairs = pair_up(
-        [r.result.call_id for r in source_results],
-        [r.result.call_id for r in output_results],
-        id_mapping,
-    )
-    if not any(source_results[i].is_error or output_results[j].is_error for i, j in pairs):
-        # No failed result on either side (or no result left in the output:
-        # pairing.unanswered_call's): no flag was at stake, so no verdict.
-        return None
-    found = []
-    for i, j in pairs:
-        was, now = source_results[i].is_error, output_results[j].is_error
-        if was == now:
-            continue
-        if (
-            not was
-            and flagless
-            and result_is_error_by_convention(result_text(source_results[i].result))
-        ):
-            continue
-        if was and _failure_still_said(
-            source_results[i], output_results[j], through, output.dialect == GEMINI
-        ):
-            continue
-        ref = output_results[j]
-        how = {
-            ANTHROPIC_MESSAGES: "is_error: true",
-            # FunctionResponse: "error" key to specify error details
-            GEMINI: 'a response with an "error" key',
-        }.get(output.dialect, "content starting 'Error:'")
-        change = (
-            f"failed in the source ({source_results[i].path}) but is not marked failed; "
-            f"expected {how}"
-            if was
-            else f"did not fail in the source ({source_results[i].path}) but is marked failed"
-        )
-        found.append(
-            finding(
-                "fidelity.error_flag",
-                f"{_result_label(ref)} at {ref.path} {change}",
-                ref.path,
-                expected=was,
-                actual=now,
-            )
-        )
-    return found
+def _text_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
+    # Through anthropic-messages a final assistant message loses its trailing
+    # whitespace, as that API requires (_final_assistant_trimmed).
+    return check_text(roundtrip.original, roundtrip.returned, None, (roundtrip.via,))
 
 
-def _failure_still_said(
-    source: ResultRef, output: ResultRef, through: tuple[str, ...] | None, objects: bool = False
-) -> bool:
-    """Whether a failed result's output, unflagged, lost nothing the source carried.
-
-    * The source had no flag (openai-chat, deepseek-chat): its failure was only
-      the "Error:" text. An unflagged output that keeps that text says as much
-      as the source did; one that also drops the text lost the failure.
-    * A round trip through a dialect without a flag (``through``): the flag
-      could only travel by the convention, whose forward leg is judged on its
-      own conversion (a SHOULD where the target has no flag); the leg back not
-      reading the marker loses nothing more.
-    """
-    if through is not None and any(d != "anthropic-messages" for d in through):
-        return True
-    if source.result.is_error is not None:
-        return False  # a flag the source carried, lost where the target can carry it
-    text = result_text(output.result)
-    if objects:
-        # A gemini result wrapping "Error: ..." under one key says it too.
-        text = unwrapped(text)
-    return result_is_error_by_convention(text)
+CONVERSION_CHECKS: dict[str, ConversionCheck] = {
+    "fidelity.text": pairwise.not_for_streams(pairwise.conversion_with_ids(check_text)),
+}
+ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {
+    "fidelity.text": pairwise.roundtrip_not_for_streams(_text_roundtrip),
+}

@@ -1,5 +1,5 @@
-"""reasoning.dropped, reasoning.not_carried, reasoning.invented: reasoning is
-neither lost nor made up by a conversion.
+"""reasoning.dropped, reasoning.not_carried: a response's reasoning is not lost; and
+the reading of carried reasoning the other reasoning rules share.
 
 * A response (or the message a stream reassembles to) that carries reasoning
   hands it on. Where the client has to send it back, losing it breaks the
@@ -11,10 +11,12 @@ neither lost nor made up by a conversion.
   Elsewhere (a final answer, an openai-chat target, which documents no
   reasoning field: docs/conventions.md, "Reasoning in openai-chat") it is a
   SHOULD (``reasoning.not_carried``).
-* Output reasoning where the source view had none is invented
-  (``reasoning.invented``), in requests and responses alike. ``""`` is no
-  reasoning: the ``reasoning_content: ""`` DeepSeek needs on tool-call turns
-  (docs/conventions.md) is not an invention.
+
+Both rules read one loss (``_lost_reasoning``): whether the client has to
+send the reasoning back decides which of the two judges it. Shared with the
+other reasoning rules: whether a view carries reasoning (``carries_reasoning``,
+``extra_reasoning``, ``emptied``) and the assistant views of two payloads side
+by side (``aligned_views``); reasoning.invented is invented.py.
 
 Requests that lose reasoning are judged by ``reasoning.replay_missing`` and
 ``reasoning.signature_lost``; text that changes by ``reasoning.altered``.
@@ -26,15 +28,10 @@ from dataclasses import dataclass
 
 from toolwire.conformance.context import ConversionCheck, ConversionUnderTest
 from toolwire.conformance.findings import Finding, finding
-from toolwire.conformance.presets import ANTHROPIC, SHOULD_ON_OPENAI_FAMILY
-from toolwire.conformance.readings.conventions import provider_bound
+from toolwire.conformance.presets import ANTHROPIC
 from toolwire.conformance.readings.reasoning_views import AssistantView, assistant_views
-from toolwire.conformance.rule import documented, rejected, rule
-from toolwire.conformance.sources import (
-    ANTHROPIC_SIGNATURE_400,
-    ANTHROPIC_THINKING,
-    DEEPSEEK_THINKING,
-)
+from toolwire.conformance.rule import documented, rule
+from toolwire.conformance.sources import ANTHROPIC_THINKING, DEEPSEEK_THINKING
 from toolwire.harness.model import ANTHROPIC_MESSAGES, DEEPSEEK_CHAT, Conversation, Response
 
 DROPPED = rule(
@@ -89,37 +86,6 @@ NOT_CARRIED = rule(
 )
 
 
-INVENTED = rule(
-    "reasoning.invented",
-    "MUST",
-    "conversion",
-    "The output carries no reasoning where the source carried none: no placeholder or "
-    "made-up reasoning text, no redacted_thinking block of its own.",
-    ANTHROPIC_THINKING,
-    ANTHROPIC_SIGNATURE_400,
-    DEEPSEEK_THINKING,
-    # Anthropic rejects thinking blocks it did not produce; the openai family
-    # documents no rejection, so there it is a SHOULD.
-    profile_levels=dict(SHOULD_ON_OPENAI_FAMILY),
-    evidence=(
-        rejected(
-            ANTHROPIC_SIGNATURE_400,
-            "Anthropic refuses thinking blocks it did not produce: invalid signature 400",
-        ),
-    ),
-    fix=(
-        "Write reasoning only where the source had some: no placeholder text, no thinking "
-        "block of your own, no redacted_thinking block."
-    ),
-    convention=(
-        "Thinking in deepseek-chat",
-        'DeepSeek answers 400 when a tool-call turn comes back without reasoning; `""` '
-        "there carries no reasoning and is not invented.",
-    ),
-)
-
-
-# Target profiles whose server wants a tool-call turn's reasoning back.
 REPLAY_PROFILES = frozenset({"anthropic", "anthropic-strict", "deepseek-thinking"})
 REPLAY_DIALECTS = frozenset({ANTHROPIC_MESSAGES, DEEPSEEK_CHAT})
 
@@ -148,6 +114,11 @@ def extra_reasoning(view: AssistantView) -> list[object]:
         for key, value in turn.extra.items()
         if ("reasoning" in key or "thinking" in key) and value not in (None, "", [], {})
     ]
+
+
+def emptied(output: Conversation | Response, view: AssistantView) -> bool:
+    """A response that lost all its reasoning (dropped and not_carried judge it)."""
+    return isinstance(output, Response) and not carries_reasoning(view)
 
 
 def _reasoning_size(view: AssistantView) -> str:
@@ -247,54 +218,7 @@ def aligned_views(
     return list(zip(source_views, output_views, strict=True))
 
 
-def check_invented(
-    source: Conversation | Response, output: Conversation | Response
-) -> list[Finding] | None:
-    """No output view carries reasoning where its source view carried none."""
-    pairs = aligned_views(source, output)
-    if pairs is None:
-        return None
-    judged = [(s, o) for s, o in pairs if carries_reasoning(o)]
-    if not judged:
-        return None  # the output carries no reasoning: nothing can be invented
-    found = []
-    for source_view, output_view in judged:
-        # Any reasoning in the source, even redacted, signed only, encrypted
-        # only (an openai-responses reasoning item without summary) or in a
-        # field the codec does not read, is a reason for the output's; whether
-        # its text is right is altered's.
-        if (
-            carries_reasoning(source_view)
-            or extra_reasoning(source_view)
-            or any(provider_bound(placed.block) for placed in source_view.thinking)
-        ):
-            continue
-        path = output_view.thinking[0].path
-        text = output_view.thinking_text()
-        shown = f"{len(text)} characters of reasoning" if text else "redacted thinking"
-        found.append(
-            finding(
-                "reasoning.invented",
-                f"{path} carries {shown}, but {source_view.describe()} in the source carried "
-                "no reasoning: the model never returned it",
-                path,
-                expected=None,
-                actual=text,
-            )
-        )
-    return found
-
-
-def _invented_conversion(conversion: ConversionUnderTest) -> list[Finding] | None:
-    source = conversion.source.conversation or conversion.source.response
-    output = conversion.output.conversation or conversion.output.response
-    if source is None or output is None:
-        return None
-    return check_invented(source, output)
-
-
 CONVERSION_CHECKS: dict[str, ConversionCheck] = {
     "reasoning.dropped": check_dropped,
     "reasoning.not_carried": check_not_carried,
-    "reasoning.invented": _invented_conversion,
 }

@@ -2,7 +2,7 @@
 
 Interleaved thinking may also follow a server tool's result inside the same
 message (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking).
-Apart from ``thinking.py`` because it judges where blocks stand in one
+Apart from altered.py and signature_lost.py because it judges where blocks stand in one
 payload, not what a conversion did to the reasoning.
 """
 

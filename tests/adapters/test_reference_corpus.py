@@ -19,7 +19,7 @@ from tests.adapters.test_reference_support import (
     schema_violations,
     semantic,
 )
-from toolwire.conformance.fidelity.response_fields import check_stop_reason
+from toolwire.conformance.fidelity.stop_reason import check_stop_reason
 from toolwire.conformance.readings.conventions import split_gemini_id
 from toolwire.conformance.readings.semantic import comparable, relabel_ids
 from toolwire.harness.adapters import UnsupportedConversion

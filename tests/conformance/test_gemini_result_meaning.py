@@ -15,7 +15,7 @@ import pytest
 
 from toolwire.conformance.context import PayloadUnderTest
 from toolwire.conformance.fidelity.text import check_text
-from toolwire.conformance.reasoning.thinking import check_altered
+from toolwire.conformance.reasoning.altered import check_altered
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.dialects.gemini.results import result_text
 from toolwire.harness.model import GEMINI, OPENAI_CHAT

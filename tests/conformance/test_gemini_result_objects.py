@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from tests.conformance.test_fidelity_corpus import openai_request, payload
-from toolwire.conformance.fidelity.text import check_error_flag, check_text
+from toolwire.conformance.fidelity.error_flag import check_error_flag
+from toolwire.conformance.fidelity.text import check_text
 from toolwire.conformance.readings.conventions import output_envelope
 from toolwire.conformance.readings.result_objects import readings, same_json
 

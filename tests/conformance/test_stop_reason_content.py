@@ -9,10 +9,8 @@ from typing import Any
 import pytest
 
 from toolwire.conformance.context import PayloadUnderTest
-from toolwire.conformance.fidelity.response_fields import (
-    check_empty_text_added,
-    check_stop_reason_content,
-)
+from toolwire.conformance.fidelity.empty_text_added import check_empty_text_added
+from toolwire.conformance.fidelity.stop_reason_content import check_stop_reason_content
 from toolwire.conformance.profiles import DEFAULT_PROFILE
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.model import SSEEvent

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from toolwire.conformance.context import PayloadUnderTest
-from toolwire.conformance.fidelity.response_fields import check_stop_reason
+from toolwire.conformance.fidelity.stop_reason import check_stop_reason
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.model import GEMINI, OPENAI_CHAT, OPENAI_RESPONSES, SSEEvent, ThinkingBlock
 

@@ -1,28 +1,27 @@
-"""reasoning.replay_missing / replay_forbidden: DeepSeek's ``reasoning_content`` sent back.
+"""reasoning.replay_missing: DeepSeek's ``reasoning_content`` sent back under thinking mode.
 
 * DeepSeek thinking mode: every assistant message of a stretch with tool
   calls carries ``reasoning_content`` in later requests, ``""`` included
   (https://api-docs.deepseek.com/guides/thinking_mode; pydantic-ai's real
   DeepSeek recording sends ``reasoning_content: ""`` and is accepted).
-* The legacy ``deepseek-reasoner`` answered 400 to any ``reasoning_content``
-  in the input (https://api-docs.deepseek.com/guides/reasoning_model).
 
-Apart from ``thinking.py`` because these rules read one provider's replay
-field, not the reasoning text or signatures every dialect carries.
+Judged on a request on its own, and on a conversion whose output is a
+deepseek-chat request (the source's reasoning of a tool-call stretch reaches
+it). Apart from altered.py because it reads one provider's replay field, not
+the reasoning text or signatures every dialect carries.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from toolwire.conformance.context import PayloadCheck, PayloadUnderTest
+from toolwire.conformance.context import ConversionCheck, PayloadCheck, PayloadUnderTest
 from toolwire.conformance.findings import Finding, finding
-from toolwire.conformance.readings.paths import block_path, turn_path
+from toolwire.conformance.readings.paths import turn_path
 from toolwire.conformance.readings.reasoning_views import assistant_views, thinking_pairs
-from toolwire.conformance.readings.timeline import ASSISTANT_ROLES, timeline_of
+from toolwire.conformance.readings.timeline import timeline_of
+from toolwire.conformance.reasoning import pairwise
 from toolwire.conformance.rule import documented, rejected, rule
-from toolwire.conformance.sources import DEEPSEEK_REASONER, DEEPSEEK_THINKING
-from toolwire.harness.model import Conversation, Response, ThinkingBlock, Turn
+from toolwire.conformance.sources import DEEPSEEK_THINKING
+from toolwire.harness.model import DEEPSEEK_CHAT, Conversation, Response, ThinkingBlock, Turn
 
 REPLAY_MISSING = rule(
     "reasoning.replay_missing",
@@ -52,27 +51,6 @@ REPLAY_MISSING = rule(
         "Toward DeepSeek in thinking mode, send `reasoning_content` back on every assistant "
         'message of a stretch with tool calls: the thinking text of the source, or `""` '
         "where the source had none."
-    ),
-)
-
-
-REPLAY_FORBIDDEN = rule(
-    "reasoning.replay_forbidden",
-    "MUST",
-    "payload",
-    "For the legacy deepseek-reasoner, no reasoning_content is sent back in the input.",
-    DEEPSEEK_REASONER,
-    dialects=frozenset({"deepseek-chat"}),
-    profile_levels={"deepseek-reasoner-legacy": "MUST", "deepseek-thinking": None},
-    evidence=(
-        documented(
-            DEEPSEEK_REASONER,
-            "reasoning_content included in the input messages makes the API return 400",
-        ),
-    ),
-    fix=(
-        "Toward the legacy deepseek-reasoner, remove `reasoning_content` from the assistant "
-        "messages of the request."
     ),
 )
 
@@ -111,29 +89,6 @@ def check_replay_missing(conversation: Conversation) -> list[Finding]:
     return found
 
 
-def check_replay_forbidden(conversation: Conversation) -> list[Finding]:
-    """No assistant message of the input carries reasoning_content (legacy reasoner)."""
-    found = []
-    for index, turn in enumerate(conversation.turns):
-        if turn.role not in ASSISTANT_ROLES:
-            continue
-        for b, block in enumerate(turn.blocks):
-            if not (isinstance(block, ThinkingBlock) and block.origin == REPLAY_FIELD):
-                continue
-            path = block_path(conversation, index, b)
-            found.append(
-                finding(
-                    "reasoning.replay_forbidden",
-                    f"{path} sends reasoning_content back; the legacy deepseek-reasoner rejects "
-                    "reasoning_content in the input (drop it from earlier assistant messages)",
-                    path,
-                    expected=None,
-                    actual=block.text,
-                )
-            )
-    return found
-
-
 def check_replay_kept(
     source: Conversation | Response, output: Conversation | Response
 ) -> list[Finding] | None:
@@ -165,21 +120,6 @@ def check_replay_kept(
     return found
 
 
-# --- wiring: what the engine calls -------------------------------------------
-
-
-def _request_check(check: Callable[[Conversation], list[Finding]]) -> PayloadCheck:
-    def run(payload: PayloadUnderTest) -> list[Finding] | None:
-        conversation = payload.conversation
-        if conversation is None or not any(
-            turn.role in ASSISTANT_ROLES for turn in conversation.turns
-        ):
-            return None
-        return check(conversation)
-
-    return run
-
-
 def thinking_disabled(conversation: Conversation | None) -> bool:
     """The request turns DeepSeek's thinking mode off (``thinking: {type: disabled}``):
     the replay requirement is documented for thinking mode only
@@ -203,7 +143,7 @@ def _replay_missing_payload(payload: PayloadUnderTest) -> list[Finding] | None:
     return check_replay_missing(conversation)
 
 
-PAYLOAD_CHECKS: dict[str, PayloadCheck] = {
-    "reasoning.replay_missing": _replay_missing_payload,
-    "reasoning.replay_forbidden": _request_check(check_replay_forbidden),
+PAYLOAD_CHECKS: dict[str, PayloadCheck] = {"reasoning.replay_missing": _replay_missing_payload}
+CONVERSION_CHECKS: dict[str, ConversionCheck] = {
+    "reasoning.replay_missing": pairwise.conversion(check_replay_kept, DEEPSEEK_CHAT),
 }

@@ -1,4 +1,4 @@
-"""reasoning.* for openai-responses: reasoning items travel with what followed them.
+"""reasoning.item_separated: a replayed function_call keeps the reasoning items before it.
 
 A reasoning model's output is items in order: ``reasoning`` items, then the
 ``message`` or ``function_call`` items they led to. Replaying a turn (the
@@ -6,12 +6,9 @@ whole output sent back in ``input``, with ``encrypted_content`` when
 ``store: false``) keeps that order
 (https://platform.openai.com/docs/guides/reasoning, "Keeping reasoning
 items in context"; https://platform.openai.com/docs/guides/function-calling).
-OpenAI's API enforces it both ways, with HTTP 400 ``invalid_request_error``:
+OpenAI's API enforces it both ways, with HTTP 400 ``invalid_request_error``
+(the other way is reasoning.item_unfollowed, item_unfollowed.py):
 
-* ``reasoning.item_unfollowed``: "Item 'rs_...' of type 'reasoning' was
-  provided without its required following item" when a reasoning item is
-  sent with no output item after it (continuedev/continue#8933,
-  openai/openai-agents-python#1611);
 * ``reasoning.item_separated``: "Item 'fc_...' of type 'function_call' was
   provided without its required 'reasoning' item: 'rs_...'" when a call is
   replayed with its item id but without the reasoning item that preceded it
@@ -26,44 +23,14 @@ from __future__ import annotations
 from toolwire.conformance.context import (
     ConversionCheck,
     ConversionUnderTest,
-    PayloadCheck,
-    PayloadUnderTest,
     RoundTripCheck,
     RoundTripUnderTest,
 )
 from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.readings.paths import block_path
 from toolwire.conformance.rule import rejected, rule
-from toolwire.conformance.sources import (
-    RESPONSES_CALL_WITHOUT_REASONING_400,
-    RESPONSES_REASONING,
-    RESPONSES_REASONING_ALONE_400,
-)
+from toolwire.conformance.sources import RESPONSES_CALL_WITHOUT_REASONING_400, RESPONSES_REASONING
 from toolwire.harness.model import OPENAI_RESPONSES, Conversation, ThinkingBlock, ToolCall, Turn
-
-ITEM_UNFOLLOWED = rule(
-    "reasoning.item_unfollowed",
-    "MUST",
-    "payload",
-    "In an openai-responses request every reasoning item is followed, in its turn, by "
-    "the message or function_call item it preceded.",
-    RESPONSES_REASONING,
-    RESPONSES_REASONING_ALONE_400,
-    dialects=frozenset({"openai-responses"}),
-    evidence=(
-        rejected(
-            "https://github.com/continuedev/continue/issues/8933",
-            "api.openai.com/v1/responses 400 invalid_request_error \"Item 'rs_...' of type "
-            "'reasoning' was provided without its required following item.\"",
-        ),
-    ),
-    fix=(
-        "Send each openai-responses reasoning item together with the message or function_call "
-        "item that followed it in the model's output, in the same order; drop the reasoning "
-        "item too if you drop what it preceded."
-    ),
-)
-
 
 ITEM_SEPARATED = rule(
     "reasoning.item_separated",
@@ -91,32 +58,6 @@ ITEM_SEPARATED = rule(
         "item id (send the call by call_id alone) when the reasoning cannot be kept."
     ),
 )
-
-
-def _is_item(block: object) -> bool:
-    return isinstance(block, ThinkingBlock) and block.origin == "reasoning_item"
-
-
-def check_item_unfollowed(conversation: Conversation) -> list[Finding] | None:
-    found: list[Finding] = []
-    judged = False
-    for t, turn in enumerate(conversation.turns):
-        for b, block in enumerate(turn.blocks):
-            if not _is_item(block):
-                continue
-            judged = True
-            if not any(not _is_item(after) for after in turn.blocks[b + 1 :]):
-                label = getattr(block, "item_id", None) or "a reasoning item"
-                found.append(
-                    finding(
-                        "reasoning.item_unfollowed",
-                        f"reasoning item {label!r} ends its turn with no message or "
-                        "function_call after it; OpenAI rejects it (HTTP 400: provided "
-                        "without its required following item)",
-                        block_path(conversation, t, b),
-                    )
-                )
-    return found if judged else None
 
 
 def _preceding_reasoning(turn: Turn) -> dict[str, list[ThinkingBlock]]:
@@ -174,13 +115,6 @@ def check_item_separated(source: Conversation, output: Conversation) -> list[Fin
     return found if judged else None
 
 
-def _unfollowed(payload: PayloadUnderTest) -> list[Finding] | None:
-    conversation = payload.conversation
-    if conversation is None or payload.dialect != OPENAI_RESPONSES:
-        return None
-    return check_item_unfollowed(conversation)
-
-
 def _separated(conversion: ConversionUnderTest) -> list[Finding] | None:
     source, output = conversion.source.conversation, conversion.output.conversation
     if source is None or output is None or output.dialect != OPENAI_RESPONSES:
@@ -195,6 +129,5 @@ def _separated_trip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
     return check_item_separated(source, output)
 
 
-PAYLOAD_CHECKS: dict[str, PayloadCheck] = {"reasoning.item_unfollowed": _unfollowed}
 CONVERSION_CHECKS: dict[str, ConversionCheck] = {"reasoning.item_separated": _separated}
 ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {"reasoning.item_separated": _separated_trip}
