@@ -20,9 +20,7 @@ a call whose source arguments are malformed has nothing to compare with.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from toolwire.conformance.context import (
     ConversionCheck,
@@ -32,11 +30,11 @@ from toolwire.conformance.context import (
 )
 from toolwire.conformance.fidelity import pairwise
 from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.readings.json_values import first_json_difference, json_equal
 from toolwire.conformance.readings.views import CallRef, call_refs, from_qwen_markup, pair_up, short
 from toolwire.conformance.rule import documented, means, rule
 from toolwire.conformance.sources import ANTHROPIC_DOCS, ANTHROPIC_TOOLS, OPENAI_DOCS, OPENAI_TOOLS
 from toolwire.harness.model import ANTHROPIC_MESSAGES, ToolCall
-from toolwire.harness.redaction import redact
 
 ARGUMENTS = rule(
     "fidelity.arguments",
@@ -100,62 +98,6 @@ def check_arguments_payload(payload: PayloadUnderTest) -> list[Finding] | None:
                 )
             )
     return found
-
-
-def json_equal(left: Any, right: Any) -> bool:
-    """JSON value equality: booleans are not numbers, numbers compare by value."""
-    kind = type(left)
-    if kind is type(right):
-        # Both of one exact JSON type (what parsing yields): the rules below
-        # reduce to these, without their chain of isinstance tests. The
-        # container rules are repeated rather than shared through a helper: a
-        # frame more per level would lower the nesting it can compare.
-        if kind is str or kind is int or kind is float or kind is bool:
-            equal: bool = left == right
-            return equal
-        if kind is dict:
-            return left.keys() == right.keys() and all(json_equal(left[k], right[k]) for k in left)
-        if kind is list:
-            return len(left) == len(right) and all(
-                json_equal(a, b) for a, b in zip(left, right, strict=True)
-            )
-    if isinstance(left, bool) or isinstance(right, bool):
-        return isinstance(left, bool) and isinstance(right, bool) and left == right
-    if isinstance(left, int | float) and isinstance(right, int | float):
-        return left == right  # Python compares int and float exactly
-    if isinstance(left, str) and isinstance(right, str):
-        return left == right
-    if left is None or right is None:
-        return left is None and right is None
-    if isinstance(left, list) and isinstance(right, list):
-        return len(left) == len(right) and all(
-            json_equal(a, b) for a, b in zip(left, right, strict=True)
-        )
-    if isinstance(left, Mapping) and isinstance(right, Mapping):
-        return left.keys() == right.keys() and all(json_equal(left[k], right[k]) for k in left)
-    return False
-
-
-def first_json_difference(left: Any, right: Any, where: str = "$") -> str:
-    """The JSON path (inside the arguments) of the first difference."""
-    if isinstance(left, Mapping) and isinstance(right, Mapping):
-        for key in left:
-            if key not in right:
-                return f"{where}: key {key!r} is missing"
-            if not json_equal(left[key], right[key]):
-                return first_json_difference(left[key], right[key], f"{where}.{key}")
-        extra = next(iter(k for k in right if k not in left), None)
-        return f"{where}: unexpected key {extra!r}"
-    if isinstance(left, list) and isinstance(right, list) and len(left) == len(right):
-        for index, (a, b) in enumerate(zip(left, right, strict=True)):
-            if not json_equal(a, b):
-                return first_json_difference(a, b, f"{where}[{index}]")
-    return f"{where}: {_json(left)} became {_json(right)}"
-
-
-def _json(value: Any) -> str:
-    text = redact(json.dumps(value, ensure_ascii=False))  # before the cut: see readings.views.short
-    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def compare_arguments(

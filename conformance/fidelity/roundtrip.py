@@ -30,8 +30,8 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.conformance.context import PayloadUnderTest, RoundTripCheck, RoundTripUnderTest
-from toolwire.conformance.fidelity.arguments import json_equal
 from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.readings.json_values import json_equal
 from toolwire.conformance.readings.semantic import SemMessage, SemOpaque
 from toolwire.conformance.readings.views import message_path, semantic_messages
 from toolwire.conformance.rule import means, rule

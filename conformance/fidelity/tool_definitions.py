@@ -35,9 +35,9 @@ from collections.abc import Mapping
 
 from toolwire.conformance.context import ConversionCheck, PayloadUnderTest, RoundTripCheck
 from toolwire.conformance.fidelity import pairwise
-from toolwire.conformance.fidelity.arguments import first_json_difference, json_equal
 from toolwire.conformance.fidelity.function_tools import function_tools
 from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.readings.json_values import first_json_difference, json_equal
 from toolwire.conformance.readings.schema_meaning import parameters_meaning
 from toolwire.conformance.readings.views import call_refs, from_qwen_markup, pair_up, short
 from toolwire.conformance.rule import means, rule

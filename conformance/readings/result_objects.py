@@ -20,8 +20,8 @@ whether two texts are the same JSON value.
 
 from __future__ import annotations
 
-from toolwire.conformance.fidelity.arguments import json_equal
 from toolwire.conformance.readings.conventions import json_value, output_envelope, strip_error_mark
+from toolwire.conformance.readings.json_values import json_equal
 
 
 def readings(text: str) -> tuple[str, ...]:

@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolwire.conformance.fidelity.arguments import first_json_difference, json_equal
+from toolwire.conformance.readings.json_values import first_json_difference, json_equal
 
 _DEFS_KEYS = ("$defs", "definitions")
 _LOCAL_REF = {"#/$defs/": "$defs", "#/definitions/": "definitions"}

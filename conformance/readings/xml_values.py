@@ -51,5 +51,5 @@ def json_type(value: Any) -> str:
 
 
 def preview(value: Any, limit: int = 40) -> str:
-    text = redact(repr(value))  # before the cut: see fidelity_view.short
+    text = redact(repr(value))  # before the cut: see readings.views.short
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -19,7 +19,7 @@ from tests.conformance.test_fidelity_corpus import (
 )
 from toolwire.conformance import fidelity
 from toolwire.conformance.context import ConversionUnderTest, RoundTripUnderTest
-from toolwire.conformance.fidelity.arguments import json_equal
+from toolwire.conformance.readings.json_values import json_equal
 from toolwire.conformance.readings.text import same_text
 from toolwire.conformance.readings.views import pair_up
 
