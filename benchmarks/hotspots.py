@@ -22,7 +22,8 @@ from toolwire.conformance import registry
 from toolwire.harness.adapters.loader import load_adapter
 from toolwire.harness.corpus import loader
 from toolwire.harness.corpus.loader import bundled_corpus_root
-from toolwire.harness.engine import collect, results, runner, session, wire_values
+from toolwire.harness.engine import collect, runner, session, wire_values
+from toolwire.harness.results import document as results
 
 SECONDS: dict[str, float] = defaultdict(float)
 CALLS: Counter[str] = Counter()

@@ -15,7 +15,7 @@ from toolwire.conformance.pairing import check_orphan_result, check_unanswered_c
 from toolwire.conformance.reasoning_gemini import check_call_signature_lost
 from toolwire.conformance.registry import ROUNDTRIP_CHECKS
 from toolwire.harness.dialects import get_codec
-from toolwire.harness.engine.lint import lint_report, lint_text
+from toolwire.harness.lint.check import lint_report, lint_text
 from toolwire.harness.model import GEMINI
 
 CODEC = get_codec(GEMINI)
