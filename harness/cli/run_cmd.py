@@ -126,7 +126,7 @@ def run(
     )
     from toolwire.harness.engine.adapter_output import stdout_to_stderr
     from toolwire.harness.engine.lingering import exit_if_threads_linger, running_threads
-    from toolwire.harness.engine.runner import RunOptions
+    from toolwire.harness.engine.options import RunOptions
     from toolwire.harness.engine.session import Selection, run_corpus
     from toolwire.harness.results.document import results_document
 

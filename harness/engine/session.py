@@ -18,7 +18,8 @@ from toolwire.harness.corpus.case import Case
 from toolwire.harness.corpus.loader import Corpus
 from toolwire.harness.corpus.vocabulary import FEATURES
 from toolwire.harness.engine.gc_threshold import fewer_gc_passes
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.engine.verdicts import CONVERT, UNSUPPORTED, Verdict, outcome_totals
 from toolwire.harness.engine.workers import WorkerSetup, run_in_workers
 from toolwire.harness.errors import ToolwireError

@@ -24,11 +24,11 @@ from toolwire.conformance.profiles import DEFAULT_PROFILE, PROFILES
 from toolwire.conformance.registry import PAYLOAD_CHECKS, REPLAY_CHECKS
 from toolwire.harness import json_text
 from toolwire.harness.corpus.loader import read_yaml
-from toolwire.harness.engine.payloads import events_to_wire, parse_payload
 from toolwire.harness.errors import CorpusError, ToolwireError
 from toolwire.harness.lint import dialect_choice, xml_rules
 from toolwire.harness.lint.dialect_choice import DialectChoice
 from toolwire.harness.model import DIALECTS, PayloadKind
+from toolwire.harness.payloads import events_to_wire, parse_payload
 from toolwire.harness.redaction import redact
 from toolwire.harness.sse import parse_sse
 

@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 
 from toolwire.harness import json_text
 from toolwire.harness.corpus.case import Interaction
-from toolwire.harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
+from toolwire.harness.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.proxy.matching import (
     Matcher,

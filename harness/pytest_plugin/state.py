@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from toolwire.harness.adapters.base import LoadedAdapter
     from toolwire.harness.baseline.entries import BaselineEntry
     from toolwire.harness.corpus.index import IndexedCorpus
-    from toolwire.harness.engine.runner import RunOptions
+    from toolwire.harness.engine.options import RunOptions
     from toolwire.harness.engine.verdicts import Verdict
 
 
@@ -269,7 +269,7 @@ def read_setup(
     from toolwire.harness.baseline.entries import load_baseline
     from toolwire.harness.corpus.index import IndexedCorpus, read_index
     from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
-    from toolwire.harness.engine.runner import DEFAULT_TIMEOUT, RunOptions
+    from toolwire.harness.engine.options import DEFAULT_TIMEOUT, RunOptions
 
     root = Path(corpus_path) if corpus_path else bundled_corpus_root()
     corpus = read_index(root) if worker else IndexedCorpus.of_cases(root, load_corpus(root))

@@ -14,8 +14,8 @@ import yaml
 from click.testing import CliRunner, Result
 
 from toolwire.harness.cli.main import cli
-from toolwire.harness.engine.payloads import parse_payload
 from toolwire.harness.lint import xml_rules
+from toolwire.harness.payloads import parse_payload
 
 TOOLS = [
     {

@@ -24,7 +24,7 @@ from tests.selftest.naive_stream import NaiveUnifiedBuilder
 from tests.selftest.patched_corpus import PATCHES, patched_corpus
 from toolwire.harness.adapters.base import check_adapter
 from toolwire.harness.corpus.loader import Corpus
-from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.session import RunResult, run_corpus
 from toolwire.harness.lint.check import lint_text
 
