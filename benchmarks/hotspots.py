@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from toolwire.conformance import registry
+from toolwire.harness import wire_values
 from toolwire.harness.adapters.loader import load_adapter
 from toolwire.harness.corpus import loader
 from toolwire.harness.corpus.loader import bundled_corpus_root
-from toolwire.harness.engine import collect, results, runner, session, wire_values
+from toolwire.harness.engine import collect, judging, options, runner, session
+from toolwire.harness.results import document as results
 
 SECONDS: dict[str, float] = defaultdict(float)
 CALLS: Counter[str] = Counter()
@@ -49,7 +51,7 @@ def _wrap_checks(checks: MutableMapping[str, Any], scope: str) -> None:
 # looked up. A step the engine no longer has is skipped, so the script
 # outlives refactors.
 _STEPS: tuple[tuple[Any, str, str], ...] = (
-    (runner, "parse_payload", "engine: parse adapter output"),
+    (judging, "parse_payload", "engine: parse adapter output"),
     (runner, "case_payloads", "engine: parse case payloads"),
     (wire_values.InputCopies, "copy", "engine: copy adapter input"),
     (wire_values.InputCopies, "copy_output", "engine: check and copy adapter output"),
@@ -85,7 +87,7 @@ def main() -> None:
     missing = instrument(adapter)
     start = time.process_time()
     corpus = loader.load_corpus(root)
-    result = session.run_corpus(corpus, adapter, runner.RunOptions(corpus=corpus))
+    result = session.run_corpus(corpus, adapter, options.RunOptions(corpus=corpus))
     results.results_document(result)
     total = time.process_time() - start
     print(f"hotspots: reference adapter on {len(result.cases)} cases, {total:.2f} s cpu in all")

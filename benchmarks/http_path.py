@@ -32,8 +32,9 @@ from toolwire.harness.adapters.http_adapter import HttpProxyAdapter  # noqa: E40
 from toolwire.harness.adapters.loader import load_adapter  # noqa: E402
 from toolwire.harness.corpus.case import Case  # noqa: E402
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus  # noqa: E402
-from toolwire.harness.engine.payloads import case_payloads  # noqa: E402
-from toolwire.harness.engine.runner import RunOptions, run_case  # noqa: E402
+from toolwire.harness.engine.options import RunOptions  # noqa: E402
+from toolwire.harness.engine.runner import run_case  # noqa: E402
+from toolwire.harness.payloads import case_payloads  # noqa: E402
 
 TARGET_CASES_PER_SECOND = 200.0
 TOY_PROXY = f"{sys.executable} -m tests.proxy.toy_proxy --upstream {{upstream_url}} --port {{port}}"

@@ -36,10 +36,10 @@ from typing import Any
 from toolwire.harness.adapters.base import Direction, LoadedAdapter
 from toolwire.harness.corpus.case import Case, Interaction
 from toolwire.harness.corpus.loader import load_corpus
-from toolwire.harness.engine.payloads import events_to_wire
-from toolwire.harness.engine.results import results_document
-from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.session import run_corpus
+from toolwire.harness.payloads import events_to_wire
+from toolwire.harness.results.document import results_document
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""toolwire's harness: canonical model, dialect codecs, corpus, adapters, engine.
+"""toolwire's harness: everything but the rules (model, codecs, corpus, adapters, engine, commands).
 
 Kept import-light: the pytest plugin lives in this package, and a pytest
 session that does not use toolwire must not pay for it.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolwire.harness.engine.payloads import parse_payload
+from toolwire.harness.payloads import parse_payload
 from toolwire.harness.schemas import validate_payload
 
 # SGLang writes nulls for absent fields (sgl-project/sglang#4550).

@@ -1,4 +1,4 @@
-"""toolwire."""
+"""Adapters: the protocol a converter implements, and loading one from its spec."""
 
 from toolwire.harness.adapters.base import UnsupportedConversion
 

@@ -20,7 +20,7 @@ reports). The proxy must run on this machine: its upstream is the replay
 server on 127.0.0.1, so only ``127.0.0.1`` and ``localhost`` are accepted.
 
 The adapter does not convert single payloads: it offers the engine's
-``exchange`` capability (harness/engine/exchange.py), sending one case
+``exchange`` capability (harness/adapters/exchanges.py), sending one case
 request through the proxy while the replay upstream answers from the twin.
 ``http_spec.py`` reads and checks the spec.
 """
@@ -35,17 +35,17 @@ from pathlib import Path
 from typing import Any
 
 from toolwire.harness import json_text
+from toolwire.harness.adapters.exchanges import ExchangeRecord
 from toolwire.harness.adapters.http_spec import ENVIRONMENT, read_spec
 from toolwire.harness.corpus.case import Interaction
 from toolwire.harness.corpus.record_gemini import API_KEY_HEADER, gemini_endpoint, sent_body
-from toolwire.harness.engine.exchange import ExchangeRecord
-from toolwire.harness.engine.payloads import events_to_wire, with_url_model
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     GEMINI,
     PayloadKind,
 )
+from toolwire.harness.payloads import events_to_wire, with_url_model
 from toolwire.harness.proxy.client import ProxyAnswer, post_json
 from toolwire.harness.proxy.endpoints import stream_choice
 from toolwire.harness.proxy.matching import Matcher, MatchMode

@@ -1,1 +1,1 @@
-"""toolwire."""
+"""The ``toolwire`` command line: one click group, one module per command."""

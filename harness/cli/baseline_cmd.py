@@ -25,7 +25,7 @@ def baseline(results: Path, output: Path | None, force: bool) -> None:
     that does not pass yet; a listed failure that starts passing fails the run,
     so the list only shrinks.
     """
-    from toolwire.harness.engine.baseline_write import baseline_lines
+    from toolwire.harness.baseline.write import baseline_lines
     from toolwire.harness.reports.load import read_results
 
     text = "\n".join(baseline_lines(read_results(results))) + "\n"

@@ -105,7 +105,8 @@ def convert(
         unknown_case_error,
     )
     from toolwire.harness.engine.adapter_output import stdout_to_stderr
-    from toolwire.harness.engine.runner import RunOptions, run_case
+    from toolwire.harness.engine.options import RunOptions
+    from toolwire.harness.engine.runner import run_case
 
     root = corpus_path or bundled_corpus_root()
     problem = corpus_folder_problem(root)

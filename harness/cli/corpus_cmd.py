@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import yaml
 
+from toolwire.harness.cli.exit_codes import EXIT_FINDINGS
 from toolwire.harness.cli.options import corpus_option, text_or_json_option
 from toolwire.harness.corpus.case import Case
 from toolwire.harness.corpus.loader import (
@@ -186,8 +187,6 @@ def validate(corpus_path: Path | None) -> None:
 
     Exit 0 when the corpus is valid, 1 with one problem per line otherwise.
     """
-    from toolwire.harness.cli.main import EXIT_FINDINGS  # here: main imports this module
-
     report = validate_corpus(corpus_path or bundled_corpus_root())
     for problem in report.problems:
         click.echo(str(problem))

@@ -12,7 +12,7 @@ import click
 from toolwire.harness.cli.options import text_or_json_option
 
 if TYPE_CHECKING:
-    from toolwire.harness.engine.lint_dialect import DialectChoice
+    from toolwire.harness.lint.dialect_choice import DialectChoice
 
 
 @click.command("lint")
@@ -38,7 +38,7 @@ def lint(
 
     Exit 0 when no MUST rule is violated, 1 when one is.
     """
-    from toolwire.harness.engine.lint import ACCEPTED_FORMATS, LintInputError, lint_report
+    from toolwire.harness.lint.check import ACCEPTED_FORMATS, LintInputError, lint_report
 
     violations = []
     read_as: list[tuple[str, str, str]] = []  # (source, dialect, why)

@@ -12,19 +12,13 @@ from typing import Any
 import click
 
 from toolwire.harness import __version__
+from toolwire.harness.cli.exit_codes import EXIT_FINDINGS
 from toolwire.harness.cli.process_exit import (
     exit_process,
     install_sigterm_handler,
     interrupted_exit,
 )
 from toolwire.harness.errors import ToolwireError
-
-# Exit codes shared by every command (DESIGN.md): 0 clean, 1 findings,
-# 2 usage error, 3 the harness or the adapter broke.
-EXIT_OK = 0
-EXIT_FINDINGS = 1
-EXIT_USAGE = 2
-EXIT_BROKEN = 3
 
 
 class ToolwireGroup(click.Group):

@@ -117,6 +117,7 @@ def run(
     """
     from toolwire.harness.adapters.lifecycle import adapter_session
     from toolwire.harness.adapters.loader import load_adapter
+    from toolwire.harness.baseline.entries import load_baseline
     from toolwire.harness.cli.progress import RunProgress, resolve_mode
     from toolwire.harness.corpus.loader import (
         bundled_corpus_root,
@@ -124,11 +125,10 @@ def run(
         load_corpus,
     )
     from toolwire.harness.engine.adapter_output import stdout_to_stderr
-    from toolwire.harness.engine.baseline import load_baseline
     from toolwire.harness.engine.lingering import exit_if_threads_linger, running_threads
-    from toolwire.harness.engine.results import results_document
-    from toolwire.harness.engine.runner import RunOptions
+    from toolwire.harness.engine.options import RunOptions
     from toolwire.harness.engine.session import Selection, run_corpus
+    from toolwire.harness.results.document import results_document
 
     if report_dir is not None:
         ensure_writable_folder(report_dir)  # refused now, not after the whole run

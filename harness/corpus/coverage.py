@@ -38,10 +38,11 @@ from toolwire.harness.corpus.case import Case
 from toolwire.harness.corpus.loader import Corpus
 from toolwire.harness.corpus.vocabulary import FEATURES, PROVENANCE_KINDS
 from toolwire.harness.engine.collect import VerdictCollector
-from toolwire.harness.engine.payloads import case_payloads
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.model import DIALECTS, PAYLOAD_KINDS
+from toolwire.harness.payloads import case_payloads
 
 # Where a rule's negative evidence must come from.
 NEGATIVE_BY_CORPUS = "corpus"

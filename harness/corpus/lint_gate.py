@@ -35,7 +35,7 @@ class LintOutcome:
 
 def lint_case_text(text: str, source: str) -> LintOutcome:
     """Lint one case file as ``toolwire lint`` would."""
-    from toolwire.harness.engine.lint import lint_text  # the engine imports the corpus
+    from toolwire.harness.lint.check import lint_text  # lint imports the corpus
 
     try:
         found = lint_text(text, source)

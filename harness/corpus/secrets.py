@@ -270,13 +270,6 @@ def _token_like(value: str) -> bool:
     return bool(_DIGIT.search(value) and _LETTER.search(value))
 
 
-def redact(text: str) -> str:
-    """``text`` with every secret masked: ``toolwire.harness.redaction.redact``."""
-    from toolwire.harness.redaction import redact as shared  # it builds on this module
-
-    return shared(text)
-
-
 def scan_text(text: str, source: str) -> list[SecretFinding]:
     """Key-like strings in the raw file, located by line number."""
     return [finding for finding, _secret in _text_findings(text, source)]

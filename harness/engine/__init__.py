@@ -14,13 +14,14 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from toolwire.harness.engine.runner import RunOptions, run_case
+    from toolwire.harness.engine.options import RunOptions
+    from toolwire.harness.engine.runner import run_case
     from toolwire.harness.engine.verdicts import Outcome, Verdict
 
 __all__ = ["Outcome", "RunOptions", "Verdict", "run_case"]
 
 _HOMES = {
-    "RunOptions": "runner",
+    "RunOptions": "options",
     "run_case": "runner",
     "Outcome": "verdicts",
     "Verdict": "verdicts",

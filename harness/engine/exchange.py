@@ -38,72 +38,29 @@ from __future__ import annotations
 import copy
 import json
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest
 from toolwire.conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS
 from toolwire.harness.adapters.base import Direction, LoadedAdapter, _accepts_keyword
-from toolwire.harness.corpus.case import Case, Interaction
+from toolwire.harness.adapters.exchanges import ExchangeCapable, ExchangeRecord
+from toolwire.harness.corpus.case import Case
 from toolwire.harness.engine.adapter_errors import describe_adapter_error
 from toolwire.harness.engine.calls import AdapterCall, CallOutcome
 from toolwire.harness.engine.collect import VerdictCollector
-from toolwire.harness.engine.payloads import SourcePayload, case_payloads
-from toolwire.harness.engine.runner import (
-    RunOptions,
-    _expect_mapping,
-    _read_output,
-    _target_profile,
-)
+from toolwire.harness.engine.judging import expect_mapping, read_output, target_profile
+from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.timeout import CallTimedOut, call_with_timeout
 from toolwire.harness.engine.verdicts import Verdict
 from toolwire.harness.errors import WireFormatError
 from toolwire.harness.model import PayloadKind
+from toolwire.harness.payloads import SourcePayload, case_payloads
 
 # The adapter enforces its own per-request timeout; this margin only catches
 # an exchange that ignores it.
 GRACE = 2.0
 BODY_EXCERPT = 200
-
-
-@dataclass(frozen=True)
-class ExchangeRecord:
-    """What one exchange through a proxy produced."""
-
-    # Request bodies the upstream received, in order (parsed JSON, or text).
-    forwarded: tuple[Any, ...] = ()
-    # The upstream interaction that answered (0-based), None when none did.
-    served: int | None = None
-    # ``served`` answered a request that matched no recording (``mismatch``
-    # says why), because it is where the case is.
-    by_position: bool = False
-    # Why a forwarded request matched no recording (the near miss).
-    mismatch: str | None = None
-    # The downstream HTTP status, None when no answer arrived.
-    status: int | None = None
-    # The downstream body in the adapter protocol's form: a dict for a
-    # response, an event list for a stream, or text that is neither.
-    downstream: Any = None
-    downstream_kind: PayloadKind | None = None
-    content_type: str = ""
-    # A transport failure, in one line.
-    failure: str | None = None
-
-
-@runtime_checkable
-class ExchangeCapable(Protocol):
-    @property
-    def front(self) -> str: ...
-
-    @property
-    def back(self) -> str: ...
-
-    def exchange(
-        self, request: Any, upstream: Sequence[Interaction], timeout: float
-    ) -> ExchangeRecord: ...
-
-    # Optionally ``exchange(..., position=N)``: the interaction the case is at.
 
 
 def run_exchanges(
@@ -297,7 +254,7 @@ def _judge_response_leg(
     if record.downstream_kind != kind:
         wanted = "an event stream" if kind == "stream" else "a JSON response"
         got = f"Content-Type {record.content_type or 'none'!r}"
-        profile = _target_profile(case, proxy.front, options)
+        profile = target_profile(case, proxy.front, options)
         error = WireFormatError("$", f"the request asked for {wanted}, the proxy returned {got}")
         collector.unreadable_output(direction, record.downstream, profile, where, error)
         return
@@ -319,13 +276,13 @@ def _judge_conversion(
     where: str,
     collector: VerdictCollector,
 ) -> None:
-    profile = _target_profile(case, direction.target, options)
-    output = _read_output(direction, output_raw, profile, source, where, collector)
+    profile = target_profile(case, direction.target, options)
+    output = read_output(direction, output_raw, profile, source, where, collector)
     if output is None:
         return
     collector.judge_payload(output, PAYLOAD_CHECKS, where)
     conversion = ConversionUnderTest(
-        source=source.under_test, output=output, expected=expected, expect=_expect_mapping(case)
+        source=source.under_test, output=output, expected=expected, expect=expect_mapping(case)
     )
     collector.judge(CONVERSION_CHECKS, conversion, direction.target, profile, where)
 

@@ -1,4 +1,4 @@
-"""Ending the command even when an adapter leaves threads running.
+"""Not speed but an end: an adapter's leftover non-daemon thread would keep `run` from exiting.
 
 Python waits for every non-daemon thread before the process exits, so an
 adapter that starts one that never ends (a background poller, a forgotten

@@ -14,37 +14,25 @@ reason, never an exception out of here (docs/hostile-input.md).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
-from toolwire.conformance.profiles import DEFAULT_PROFILE
 from toolwire.conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS, ROUNDTRIP_CHECKS
 from toolwire.harness.adapters.base import Direction, LoadedAdapter, UnsupportedConversion
 from toolwire.harness.corpus.case import Case
-from toolwire.harness.corpus.loader import Corpus
 from toolwire.harness.engine.adapter_errors import describe_adapter_error
 from toolwire.harness.engine.calls import AdapterCall, CallOutcome, OnCall
 from toolwire.harness.engine.case_thread import CaseBudget, JudgeAbandoned, judge_on_own_thread
 from toolwire.harness.engine.collect import VerdictCollector, describe_error
-from toolwire.harness.engine.payloads import SourcePayload, case_payloads, parse_payload
+from toolwire.harness.engine.exchange import run_exchanges
+from toolwire.harness.engine.judging import expect_mapping, read_output, target_profile
+from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.timeout import CallTimedOut
 from toolwire.harness.engine.verdicts import Verdict
-from toolwire.harness.engine.wire_values import InputCopies, NotWireValue
-from toolwire.harness.errors import ToolwireError, WireFormatError
-
-DEFAULT_TIMEOUT = 10.0
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    timeout: float = DEFAULT_TIMEOUT
-    # dialect -> profile the adapter's output is judged under
-    profiles: Mapping[str, str] = field(default_factory=dict)
-    # the corpus the case belongs to, to find its twins
-    corpus: Corpus | None = None
-    # hears of every adapter call as it settles (`toolwire convert`); not pickled
-    on_call: OnCall | None = field(default=None, compare=False)
+from toolwire.harness.errors import ToolwireError
+from toolwire.harness.payloads import SourcePayload, case_payloads
+from toolwire.harness.wire_values import InputCopies, NotWireValue
 
 
 class _CaseFailed(Exception):
@@ -59,8 +47,6 @@ def run_case(
         return []  # negative cases are broken inputs for `toolwire lint`, not conversions
     if hasattr(adapter.implementation, "exchange"):
         # A proxy converts whole exchanges: both legs are judged there.
-        from toolwire.harness.engine.exchange import run_exchanges  # it builds on this module
-
         return run_exchanges(case, adapter, options, VerdictCollector(case.id, adapter.name))
     return judge_on_own_thread(
         lambda budget: _judge_case(case, adapter, options, budget), options.timeout
@@ -115,12 +101,12 @@ def _judge_one(
     collector: VerdictCollector,
 ) -> None:
     where = f"{direction.kind} {direction.source}->{direction.target}, {source.label}"
-    profile = _target_profile(case, direction.target, options)
+    profile = target_profile(case, direction.target, options)
     request = source.request_raw if direction.kind != "request" else None
     call = _Call(adapter, budget, copies, collector, options.on_call)
     number = source.interaction + 1
     output_raw = call.convert(direction, source.raw, where, request, number)
-    output = _read_output(direction, output_raw, profile, source, where, collector)
+    output = read_output(direction, output_raw, profile, source, where, collector)
     if output is None:
         return
     collector.judge_payload(output, PAYLOAD_CHECKS, where)
@@ -128,7 +114,7 @@ def _judge_one(
         source=source.under_test,
         output=output,
         expected=_twin_payload(case, direction, source, options),
-        expect=_expect_mapping(case),
+        expect=expect_mapping(case),
         id_mapping=call.declared_ids(direction, source, where),
     )
     collector.judge(CONVERSION_CHECKS, conversion, direction.target, profile, where)
@@ -137,7 +123,7 @@ def _judge_one(
         return
     back_where = f"{where}, and back"
     returned_raw = call.convert(reverse, output_raw, back_where, interaction=number)
-    returned = _read_output(reverse, returned_raw, case.profile, source, back_where, collector)
+    returned = read_output(reverse, returned_raw, case.profile, source, back_where, collector)
     if returned is None:
         return
     roundtrip = RoundTripUnderTest(source.under_test, returned, via=direction.target)
@@ -257,37 +243,6 @@ class _NotJudgeable(Exception):
         self.reason = reason
 
 
-def _read_output(
-    direction: Direction,
-    raw: Any,
-    profile: str,
-    source: SourcePayload,
-    where: str,
-    collector: VerdictCollector,
-) -> PayloadUnderTest | None:
-    try:
-        return parse_payload(
-            direction.target, direction.kind, raw, profile, source.under_test.tools, where
-        )
-    except WireFormatError as error:
-        collector.unreadable_output(direction, raw, profile, where, error)
-    except ToolwireError as error:
-        collector.error(where, f"the output could not be read: {error}")
-    return None
-
-
-def _target_profile(case: Case, target: str, options: RunOptions) -> str:
-    if target in options.profiles:
-        return options.profiles[target]
-    if target == case.dialect:
-        return case.profile
-    if options.corpus is not None and target in case.twins:
-        twin = options.corpus.get(case.twins[target])
-        if twin is not None:
-            return twin.profile
-    return DEFAULT_PROFILE[target]
-
-
 def _twin_payload(
     case: Case, direction: Direction, source: SourcePayload, options: RunOptions
 ) -> PayloadUnderTest | None:
@@ -307,17 +262,3 @@ def _twin_payload(
         if candidate.interaction == source.interaction:
             return candidate.under_test
     return None
-
-
-def _expect_mapping(case: Case) -> Mapping[str, Any]:
-    expect = case.expect
-    found: dict[str, Any] = {}
-    if expect.tool_calls is not None:
-        found["tool_calls"] = [
-            {"name": call.name, "arguments": dict(call.arguments)} for call in expect.tool_calls
-        ]
-    if expect.text is not None:
-        found["text"] = expect.text
-    if expect.xml_issues:
-        found["xml_issues"] = list(expect.xml_issues)
-    return found

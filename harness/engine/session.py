@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from toolwire.harness.adapters.base import LoadedAdapter
+from toolwire.harness.baseline.entries import BaselineEntry, apply_baseline
 from toolwire.harness.corpus.case import Case
 from toolwire.harness.corpus.loader import Corpus
 from toolwire.harness.corpus.vocabulary import FEATURES
-from toolwire.harness.engine.baseline import BaselineEntry, apply_baseline
 from toolwire.harness.engine.gc_threshold import fewer_gc_passes
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.engine.verdicts import CONVERT, UNSUPPORTED, Verdict, outcome_totals
 from toolwire.harness.engine.workers import WorkerSetup, run_in_workers
 from toolwire.harness.errors import ToolwireError

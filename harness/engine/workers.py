@@ -45,7 +45,8 @@ from toolwire.harness.corpus.loader import Corpus
 from toolwire.harness.engine.adapter_output import send_stdout_to_stderr_for_good
 from toolwire.harness.engine.collect import VerdictCollector, describe_error
 from toolwire.harness.engine.gc_threshold import fewer_gc_passes
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.engine.verdicts import Verdict
 from toolwire.harness.errors import ToolwireError
 

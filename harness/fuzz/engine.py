@@ -29,7 +29,8 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 
 from toolwire.harness.adapters.base import LoadedAdapter
-from toolwire.harness.engine.runner import DEFAULT_TIMEOUT, RunOptions, run_case
+from toolwire.harness.engine.options import DEFAULT_TIMEOUT, RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.engine.verdicts import CONVERT, Verdict
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.fuzz.cases import plan_case

@@ -1,4 +1,4 @@
-"""Capability probing: does this model, at this endpoint, really call tools?
+"""Capability probing: finds out whether a model at a live endpoint really calls tools.
 
 ``toolwire probe`` runs seven steps with three side-effect-free tools
 against a live endpoint and writes a capability profile with its evidence

@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolwire.harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 from toolwire.harness.sse import parse_sse
+from toolwire.harness.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 
 READ_SIZE = 65536
 
@@ -57,7 +57,7 @@ def post_json(
     max_body: int | None = None,
 ) -> ProxyAnswer:
     """POST ``body`` and read the answer; ``max_body`` bytes at most (default:
-    the output limit of toolwire.harness.engine.wire_values, or 4x the request)."""
+    the output limit of toolwire.harness.wire_values, or 4x the request)."""
     deadline = time.monotonic() + timeout
     data = json.dumps(body, ensure_ascii=False).encode("utf-8")
     if max_body is None:

@@ -38,7 +38,6 @@ from urllib.parse import urlsplit
 
 from toolwire.harness import json_text
 from toolwire.harness.corpus.case import Interaction
-from toolwire.harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.proxy.matching import (
     Matcher,
@@ -51,6 +50,7 @@ from toolwire.harness.proxy.replay_http import (
     Server,
     handler_for,
 )
+from toolwire.harness.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 
 LOOPBACK = "127.0.0.1"
 
@@ -87,7 +87,7 @@ class ReplayUpstream:
         self._matcher = matcher or Matcher()
         self._port = port
         # Only a test standing in for a provider keeps them, to check a key did travel.
-        self._keep_secrets = keep_secrets
+        self.keep_secrets = keep_secrets
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -172,7 +172,7 @@ class ReplayUpstream:
         with self._lock:
             return tuple(self._received)
 
-    def _answer_for(
+    def answer_for(
         self, method: str, path: str, headers: tuple[tuple[str, str], ...], raw: bytes
     ) -> tuple[Interaction | None, str | None]:
         """Match, record, and say what to answer: a recording, or the miss."""
@@ -207,7 +207,7 @@ class ReplayUpstream:
             self._received.append(ReceivedRequest(method, path, headers, raw, body, None, miss))
             return None, miss
 
-    def _unread(
+    def refuse_unread(
         self, method: str, path: str, headers: tuple[tuple[str, str], ...], why: str
     ) -> str:
         miss = f"the forwarded {method} {path} body {why}; it was not read"

@@ -15,14 +15,11 @@ import re
 import sys
 from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from toolwire.harness.corpus.case import Interaction
 from toolwire.harness.corpus.scrub import is_secret_header, is_secret_query_parameter
-
-if TYPE_CHECKING:
-    from toolwire.harness.proxy.replay import ReplayUpstream
 
 MISMATCH_STATUS = 404
 TOO_LARGE_STATUS = 413
@@ -88,7 +85,22 @@ def event_blocks(body: str) -> list[str]:
     return [m.group(0) for m in _EVENT_BLOCK.finditer(body) if m.group(0)]
 
 
-def handler_for(upstream: ReplayUpstream) -> type[BaseHTTPRequestHandler]:
+class Answerer(Protocol):
+    """What the handler asks of the upstream (``replay.ReplayUpstream``)."""
+
+    keep_secrets: bool
+    max_body: int
+
+    def answer_for(
+        self, method: str, path: str, headers: tuple[tuple[str, str], ...], raw: bytes
+    ) -> tuple[Interaction | None, str | None]: ...
+
+    def refuse_unread(
+        self, method: str, path: str, headers: tuple[tuple[str, str], ...], why: str
+    ) -> str: ...
+
+
+def handler_for(upstream: Answerer) -> type[BaseHTTPRequestHandler]:
     class ReplayHandler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "toolwire-replay"
@@ -110,7 +122,7 @@ def handler_for(upstream: ReplayUpstream) -> type[BaseHTTPRequestHandler]:
 
         def _handle(self) -> None:
             headers = tuple(self.headers.items())
-            if not upstream._keep_secrets:
+            if not upstream.keep_secrets:
                 headers = redacted_headers(headers)
             path = without_secrets(self.path)
             try:
@@ -118,10 +130,10 @@ def handler_for(upstream: ReplayUpstream) -> type[BaseHTTPRequestHandler]:
                     raw = self._read_body()
                 except _Unread as unread:
                     self.close_connection = True  # the rest of the body is never read
-                    refused = upstream._unread(self.command, path, headers, unread.why)
+                    refused = upstream.refuse_unread(self.command, path, headers, unread.why)
                     self._send_miss(refused, unread.status)
                     return
-                recording, miss = upstream._answer_for(self.command, path, headers, raw)
+                recording, miss = upstream.answer_for(self.command, path, headers, raw)
                 if recording is None:
                     self._send_miss(miss or "no recording matches")
                 elif recording.is_stream():

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from toolwire.harness.adapters.base import LoadedAdapter
+    from toolwire.harness.baseline.entries import BaselineEntry
     from toolwire.harness.corpus.index import IndexedCorpus
-    from toolwire.harness.engine.baseline import BaselineEntry
-    from toolwire.harness.engine.runner import RunOptions
+    from toolwire.harness.engine.options import RunOptions
     from toolwire.harness.engine.verdicts import Verdict
 
 
@@ -108,8 +108,8 @@ class Judged:
 
     def document(self) -> dict[str, Any]:
         from toolwire.harness.adapters.base import LoadedAdapter
-        from toolwire.harness.engine.results import results_document
         from toolwire.harness.engine.session import RunResult
+        from toolwire.harness.results.document import results_document
 
         records = self.ordered()
         if any(record.passes_not_sent for record in records):
@@ -168,8 +168,8 @@ def _record_from_data(data: list[Any]) -> CaseRecord:
 def prepare_document() -> None:
     """Import the modules ``Judged.document`` uses."""
     import toolwire.harness.adapters.base
-    import toolwire.harness.engine.results
-    import toolwire.harness.engine.session  # noqa: F401
+    import toolwire.harness.engine.session
+    import toolwire.harness.results.document  # noqa: F401
 
 
 def _broken(cases: int, verdicts: tuple[Verdict, ...]) -> str | None:
@@ -231,7 +231,7 @@ class Setup:
     def judge(self, case_id: str, index: int) -> CaseRecord:
         """Run the adapter over one case and judge it (once per session).
         A case file that cannot be read raises CorpusError."""
-        from toolwire.harness.engine.baseline import apply_baseline
+        from toolwire.harness.baseline.entries import apply_baseline
         from toolwire.harness.engine.runner import run_case
 
         found = self.judged.records.get(case_id)
@@ -266,10 +266,10 @@ def read_setup(
     index: each case is read whole when the worker judges it, so the two
     workers do not both parse the whole corpus."""
     from toolwire.harness.adapters.loader import load_adapter
+    from toolwire.harness.baseline.entries import load_baseline
     from toolwire.harness.corpus.index import IndexedCorpus, read_index
     from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
-    from toolwire.harness.engine.baseline import load_baseline
-    from toolwire.harness.engine.runner import DEFAULT_TIMEOUT, RunOptions
+    from toolwire.harness.engine.options import DEFAULT_TIMEOUT, RunOptions
 
     root = Path(corpus_path) if corpus_path else bundled_corpus_root()
     corpus = read_index(root) if worker else IndexedCorpus.of_cases(root, load_corpus(root))

@@ -8,9 +8,11 @@ line). ``make reports`` writes both (harness/reports/thirdparty.py).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from toolwire.harness.reports.html_report import CSP
@@ -229,3 +231,19 @@ def render_index_markdown(rows: Sequence[AdapterRow], generated: str = "") -> st
 def _md(text: str) -> str:
     """Text safe in a Markdown table cell."""
     return text.replace("|", "\\|").replace("\n", " ").replace("<", "&lt;")
+
+
+# Exit codes of a run that wrote usable results (`toolwire run`: 0 clean, 1 findings).
+RESULT_EXIT_CODES = (0, 1)
+
+
+def run_problem(code: int, results: Path) -> str:
+    """Why a run gave no usable results, or "" when it did."""
+    if code in RESULT_EXIT_CODES and results.exists():
+        return ""
+    if code == 3 and results.exists():
+        broken = json.loads(results.read_text(encoding="utf-8")).get("broken")
+        return f"adapter broken: {broken}" if broken else ""
+    if code == 2:
+        return "usage error (exit 2): see reports/_local/ for the log"
+    return f"exit {code} without results: see reports/_local/ for the log"

@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from toolwire.harness.reports.comparison import run_problem
 from toolwire.harness.reports.history import (
     HistoryError,
     HistorySpec,
@@ -117,9 +118,6 @@ def history_dir(reports: Path, spec: HistorySpec) -> Path:
 def run_release(runner: Calls, spec: HistorySpec, release: str, adapters: Sequence[str],
                 toolwire: Path | None) -> None:  # fmt: skip
     """Run every adapter on one release; write each one's summary.json (or problem.txt)."""
-    # Imported here: thirdparty imports this module for --history.
-    from toolwire.harness.reports.thirdparty import _run_problem
-
     for adapter in adapters:
         folder = history_dir(runner.reports, spec) / release / adapter
         folder.mkdir(parents=True, exist_ok=True)
@@ -134,7 +132,7 @@ def run_release(runner: Calls, spec: HistorySpec, release: str, adapters: Sequen
             command += ["--format", "json", "--timeout", str(runner.timeout)]
             runner.say(f"running {adapter} on {spec.package} {release}")
             code = runner._call(command, f"{adapter}-{release}", quiet_stdout=True)
-            problem = _run_problem(code, results)
+            problem = run_problem(code, results)
         if problem:
             runner.say(f"  {adapter} {release}: {problem}")
             problem_file.write_text(problem + "\n", encoding="utf-8")

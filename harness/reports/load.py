@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from toolwire.harness import json_text
-from toolwire.harness.engine.results import RESULTS_FORMAT
 from toolwire.harness.errors import ToolwireError
+from toolwire.harness.results.document import RESULTS_FORMAT
 
 SCHEMA_RESOURCE = "results.schema.json"
 PRODUCE_HINT = (

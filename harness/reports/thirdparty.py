@@ -46,16 +46,17 @@ from toolwire.harness.reports.comparison import (
     not_run,
     render_index_html,
     render_index_markdown,
+    run_problem,
     summarise,
 )
 from toolwire.harness.reports.history import HistoryError, parse_history, parse_releases
+from toolwire.harness.reports.history_run import run_history
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "reports" / "thirdparty.toml"
 VENVS = ROOT / ".venv-thirdparty"
 REFERENCE = "reference"
 DEFAULT_TIMEOUT = 30.0  # seconds per case: a library's first call loads a lot
-RESULT_EXIT_CODES = (0, 1)
 
 
 class TableError(ToolwireError):
@@ -155,7 +156,7 @@ class Runner:
         command += ["--format", "json", "--timeout", str(self.timeout)]
         self.say(f"running {name}")
         code = self._call(command, name, quiet_stdout=True)
-        problem = _run_problem(code, results)
+        problem = run_problem(code, results)
         if problem:
             self.problems[name] = problem
             self.say(f"  {name}: {problem}")
@@ -196,18 +197,6 @@ class Runner:
         generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         write_atomic(self.reports / "index.html", render_index_html(rows, generated))
         write_atomic(self.reports / "README.md", render_index_markdown(rows, generated))
-
-
-def _run_problem(code: int, results: Path) -> str:
-    """Why a run gave no usable results, or "" when it did."""
-    if code in RESULT_EXIT_CODES and results.exists():
-        return ""
-    if code == 3 and results.exists():
-        broken = json.loads(results.read_text(encoding="utf-8")).get("broken")
-        return f"adapter broken: {broken}" if broken else ""
-    if code == 2:
-        return "usage error (exit 2): see reports/_local/ for the log"
-    return f"exit {code} without results: see reports/_local/ for the log"
 
 
 def _install_fingerprint(extra: str, pip: tuple[str, ...]) -> str:
@@ -274,8 +263,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _history(runner: Runner, option: str, table: Path, entries: Sequence[Entry],
              index_only: bool) -> int:  # fmt: skip
-    from toolwire.harness.reports.history_run import run_history
-
     spec = parse_releases(option, parse_history(table.read_text(encoding="utf-8"), str(table)))
     adapters = [entry.name for entry in entries if entry.extra == spec.extra]
     return run_history(runner, ROOT, VENVS, spec, adapters, index_only)

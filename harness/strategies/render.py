@@ -22,7 +22,6 @@ from typing import Any
 from toolwire.harness.adapters.reference.to_gemini import conversation_to_gemini, response_to_gemini
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.dialects.qwen_xml.turns import unparse_turn
-from toolwire.harness.engine.payloads import events_to_wire
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
@@ -45,6 +44,7 @@ from toolwire.harness.model import (
     Turn,
     Usage,
 )
+from toolwire.harness.payloads import events_to_wire
 from toolwire.harness.strategies.plan import (
     AssistantPlan,
     CallPlan,

@@ -25,7 +25,6 @@ from toolwire.conformance.readings.semantic import comparable, relabel_ids
 from toolwire.harness.adapters import UnsupportedConversion
 from toolwire.harness.adapters.reference import DIRECTIONS
 from toolwire.harness.adapters.reference.ids import from_anthropic_id
-from toolwire.harness.engine.payloads import parse_payload
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,
@@ -35,6 +34,7 @@ from toolwire.harness.model import (
     PayloadKind,
     Response,
 )
+from toolwire.harness.payloads import parse_payload
 
 
 def _twin_params() -> list[Any]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from tests.adapters.test_reference_support import corpus, positive_cases
 from toolwire.harness.adapters.loader import load_adapter
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.model import GEMINI
 
 # Conversions the reference adapter declines on purpose (UnsupportedConversion):

@@ -27,8 +27,8 @@ from toolwire.harness.adapters.reference import ReferenceAdapter
 from toolwire.harness.corpus.case import Case, Interaction
 from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
 from toolwire.harness.dialects import get_codec
-from toolwire.harness.engine.payloads import with_url_model
 from toolwire.harness.model import Conversation, PayloadKind, Response, SSEEvent
+from toolwire.harness.payloads import with_url_model
 from toolwire.harness.schemas import validate_payload
 
 ADAPTER = ReferenceAdapter()

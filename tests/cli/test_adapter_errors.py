@@ -73,7 +73,7 @@ def test_an_exception_never_raised_has_no_location() -> None:
 def test_toolwires_own_frames_are_never_named() -> None:
     """The error comes from toolwire's payloads.py, called from here: the
     innermost frame outside toolwire (this test's) is named, not toolwire's."""
-    from toolwire.harness.engine.payloads import wire_to_events
+    from toolwire.harness.payloads import wire_to_events
 
     error = _raised(lambda: wire_to_events(42))
     found = raised_at(error, ReferenceAdapter())

@@ -14,8 +14,8 @@ import yaml
 from click.testing import CliRunner, Result
 
 from toolwire.harness.cli.main import cli
-from toolwire.harness.engine import lint_xml
-from toolwire.harness.engine.payloads import parse_payload
+from toolwire.harness.lint import xml_rules
+from toolwire.harness.payloads import parse_payload
 
 TOOLS = [
     {
@@ -120,7 +120,7 @@ def test_a_correct_parser_output_is_judged_and_passes(tmp_path: Path) -> None:
     assert codes(result) == []
     # Judged, not skipped: the xml rules had calls to look at.
     payload = parse_payload("qwen-xml", "response", response, "qwen3-coder", None)
-    assert lint_xml.parser_output_checks(payload) == []
+    assert xml_rules.parser_output_checks(payload) == []
 
 
 def test_a_value_the_peers_read_differently_is_accepted(tmp_path: Path) -> None:
@@ -135,13 +135,13 @@ def test_raw_model_text_is_no_parser_output_unless_said(tmp_path: Path) -> None:
     result = lint(str(path))
     assert codes(result) == []
     payload = parse_payload("qwen-xml", "response", served(OSLO_MARKUP), "qwen3-coder", None)
-    assert lint_xml.parser_output_checks(payload) is None
+    assert xml_rules.parser_output_checks(payload) is None
     # Said to be a parser's output, the markup left in content is a missed call.
     assert codes(lint("--parser-output", str(path))) == ["xml.call_not_parsed"]
 
 
 def test_nothing_to_judge_gives_no_verdict() -> None:
     plain = parse_payload("qwen-xml", "response", served("Hello."), "qwen3-coder", None)
-    assert lint_xml.parser_output_checks(plain, forced=True) is None
+    assert xml_rules.parser_output_checks(plain, forced=True) is None
     other = parse_payload("openai-chat", "response", served("Hello."), "openai", None)
-    assert lint_xml.parser_output_checks(other, forced=True) is None
+    assert xml_rules.parser_output_checks(other, forced=True) is None

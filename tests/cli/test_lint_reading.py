@@ -10,7 +10,7 @@ import yaml
 from click.testing import CliRunner, Result
 
 from toolwire.harness.cli.main import cli
-from toolwire.harness.engine.lint import lint_report
+from toolwire.harness.lint.check import lint_report
 
 
 def _lint(*args: str) -> Result:

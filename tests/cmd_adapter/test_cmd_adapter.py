@@ -14,7 +14,8 @@ from toolwire.harness.adapters.base import LoadedAdapter, UnsupportedConversion
 from toolwire.harness.adapters.cmd import AdapterProcessError, AdapterReportedError, CmdAdapter
 from toolwire.harness.adapters.loader import load_adapter
 from toolwire.harness.corpus.case import Case
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.errors import AdapterLoadError, ToolwireError
 
 FAKE = Path(__file__).with_name("fake_adapter.py")

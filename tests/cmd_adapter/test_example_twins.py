@@ -17,7 +17,8 @@ from toolwire.harness.adapters.base import LoadedAdapter
 from toolwire.harness.adapters.cmd import CmdAdapter
 from toolwire.harness.adapters.loader import load_adapter
 from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "node-adapter"
 NODE = shutil.which("node")

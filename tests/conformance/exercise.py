@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from toolwire.harness.corpus.case import Case
-from toolwire.harness.engine.payloads import case_payloads
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     GEMINI,
@@ -33,6 +32,7 @@ from toolwire.harness.model import (
     ToolResult,
     Turn,
 )
+from toolwire.harness.payloads import case_payloads
 
 ASSISTANT = frozenset({"assistant", "model"})
 ROUNDTRIP_PARAMETERS = frozenset(

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from toolwire.conformance.fidelity import PAYLOAD_CHECKS
-from toolwire.harness.engine.payloads import parse_payload
+from toolwire.harness.payloads import parse_payload
 
 CHECK = PAYLOAD_CHECKS["fidelity.empty_content"]
 ABSENT = object()

@@ -1,7 +1,7 @@
 """The ordering, fidelity and schema rules over the bundled corpus and the real recordings.
 
 The helpers at the top build payloads the way the engine does
-(``toolwire.harness.engine.payloads.parse_payload``) and run every check of these
+(``toolwire.harness.payloads.parse_payload``) and run every check of these
 three families (plus pairing, to show that one defect gives one code); the
 other test modules of these families import them.
 
@@ -33,9 +33,9 @@ from toolwire.conformance.context import (
 from toolwire.conformance.findings import Finding
 from toolwire.conformance.profiles import DEFAULT_PROFILE
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
-from toolwire.harness.engine.payloads import case_payloads, events_to_wire, parse_payload
 from toolwire.harness.errors import WireFormatError
 from toolwire.harness.model import Conversation, PayloadKind, ToolDef
+from toolwire.harness.payloads import case_payloads, events_to_wire, parse_payload
 from toolwire.harness.sse import parse_sse
 
 FAMILIES = ("ordering", "fidelity", "schema")

@@ -18,8 +18,8 @@ from tests.conformance.test_fidelity_corpus import (
     payload_codes,
 )
 from toolwire.conformance import fidelity
-from toolwire.harness.engine.payloads import events_to_wire
 from toolwire.harness.model import SSEEvent
+from toolwire.harness.payloads import events_to_wire
 
 ASK = {"role": "user", "content": "Weather in Paris?"}
 

@@ -16,7 +16,7 @@ from toolwire.conformance.readings.gemini_signatures import requires_signatures,
 from toolwire.conformance.reasoning.call_signature_lost import check_call_signature_lost
 from toolwire.conformance.registry import ROUNDTRIP_CHECKS
 from toolwire.harness.dialects import get_codec
-from toolwire.harness.engine.lint import lint_report, lint_text
+from toolwire.harness.lint.check import lint_report, lint_text
 from toolwire.harness.model import GEMINI
 
 CODEC = get_codec(GEMINI)

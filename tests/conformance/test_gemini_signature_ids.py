@@ -8,7 +8,7 @@ from typing import Any
 
 from toolwire.conformance.context import ConversionUnderTest
 from toolwire.conformance.pairing import CONVERSION_CHECKS
-from toolwire.harness.engine.payloads import parse_payload
+from toolwire.harness.payloads import parse_payload
 
 GEMINI_RESPONSE: dict[str, Any] = {
     "candidates": [

@@ -15,10 +15,10 @@ import pytest
 from toolwire.conformance.profiles import DEFAULT_PROFILE
 from toolwire.conformance.registry import PAYLOAD_CHECKS
 from toolwire.harness.adapters.loader import load_adapter
-from toolwire.harness.engine.payloads import parse_payload
 from toolwire.harness.engine.runner import run_case
 from toolwire.harness.fuzz.cases import plan_case
 from toolwire.harness.model import ANTHROPIC_MESSAGES, OPENAI_CHAT
+from toolwire.harness.payloads import parse_payload
 from toolwire.harness.strategies.plan import weather_rounds
 from toolwire.harness.strategies.render import render_request
 

@@ -31,10 +31,10 @@ from toolwire.harness.adapters.base import check_adapter
 from toolwire.harness.adapters.reference import ReferenceAdapter
 from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
 from toolwire.harness.engine import collect
-from toolwire.harness.engine.payloads import parse_payload
-from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.session import run_corpus
 from toolwire.harness.engine.verdicts import Verdict
+from toolwire.harness.payloads import parse_payload
 
 
 @pytest.fixture(scope="module")

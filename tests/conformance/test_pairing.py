@@ -8,7 +8,7 @@ import pytest
 
 from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
 from toolwire.conformance.pairing import CONVERSION_CHECKS, PAYLOAD_CHECKS, ROUNDTRIP_CHECKS
-from toolwire.harness.engine.payloads import parse_payload
+from toolwire.harness.payloads import parse_payload
 
 
 def _openai(messages: list[dict[str, Any]]) -> PayloadUnderTest:
@@ -184,7 +184,7 @@ def test_an_id_reused_across_turns_is_a_duplicate_id_not_a_duplicate_result() ->
 
 
 def test_response_findings_point_at_the_call_itself() -> None:
-    from toolwire.harness.engine.payloads import parse_payload
+    from toolwire.harness.payloads import parse_payload
 
     body = {
         "id": "chatcmpl-1",

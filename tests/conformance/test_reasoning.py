@@ -613,7 +613,7 @@ def test_replay_is_not_required_when_the_request_turns_thinking_mode_off() -> No
     """DeepSeek documents the replay for thinking mode; `thinking: {type: disabled}`
     turns it off, so an earlier tool stretch without reasoning_content is fine."""
     from toolwire.conformance.reasoning import PAYLOAD_CHECKS as REASONING_CHECKS
-    from toolwire.harness.engine.payloads import parse_payload
+    from toolwire.harness.payloads import parse_payload
 
     messages = [
         {"role": "user", "content": "Roll a die."},

@@ -23,7 +23,7 @@ from tests.conformance.test_reasoning import codes, interaction_payload
 from toolwire.conformance.catalogue import get_rule
 from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
 from toolwire.conformance.reasoning import CONVERSION_CHECKS, ROUNDTRIP_CHECKS
-from toolwire.harness.engine.payloads import events_to_wire
+from toolwire.harness.payloads import events_to_wire
 
 REASONING = "The user wants Paris. I will call get_weather."
 THINKING = {"type": "thinking", "thinking": REASONING, "signature": "RXFzaWduZWQ="}

@@ -8,7 +8,7 @@ from typing import Any
 
 from toolwire.conformance.context import ConversionUnderTest
 from toolwire.conformance.reasoning import CONVERSION_CHECKS
-from toolwire.harness.engine.payloads import parse_payload
+from toolwire.harness.payloads import parse_payload
 
 PARTS = ["**Planning**\n\nI need the weather.", "**Calling**\n\nI call get_weather."]
 

@@ -19,8 +19,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
-from toolwire.harness.engine.payloads import events_to_wire
 from toolwire.harness.model import DIALECTS, PAYLOAD_KINDS, PayloadKind
+from toolwire.harness.payloads import events_to_wire
 from toolwire.harness.schemas import load_schema, schema_registry, validate_payload
 from toolwire.harness.schemas.quick import quick_validity
 

@@ -526,7 +526,7 @@ def test_one_call_whose_whole_arguments_are_resent_is_partial_json_not_a_collisi
     """A server that repeats the complete arguments in each fragment breaks the
     join for one call; no second call was merged in."""
     from toolwire.conformance.stream import PAYLOAD_CHECKS as STREAM_CHECKS
-    from toolwire.harness.engine.payloads import parse_payload
+    from toolwire.harness.payloads import parse_payload
 
     def chunk(delta: dict[str, object], finish: str | None = None) -> dict[str, object]:
         return {

@@ -21,7 +21,7 @@ from toolwire.harness.corpus.case import Case
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.dialects.qwen_xml.parser import parse_qwen_xml
-from toolwire.harness.engine.payloads import case_payloads
+from toolwire.harness.payloads import case_payloads
 
 CORPUS = load_corpus(bundled_corpus_root())
 TWIN_PAIRS = sorted(

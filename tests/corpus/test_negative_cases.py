@@ -20,7 +20,7 @@ import yaml
 from toolwire.conformance.catalogue import RULES, RULES_BY_CODE
 from toolwire.harness.corpus.case import Case
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
-from toolwire.harness.engine.lint import LintViolation, lint_text
+from toolwire.harness.lint.check import LintViolation, lint_text
 from toolwire.harness.model import SSEEvent
 from toolwire.harness.sse import parse_sse, render_sse
 

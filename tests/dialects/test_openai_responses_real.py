@@ -25,7 +25,7 @@ from tests.dialects.responses_fixtures import (
     TRUNCATED_RESPONSE,
 )
 from toolwire.harness.dialects import get_codec
-from toolwire.harness.engine.lint import lint_report
+from toolwire.harness.lint.check import lint_report
 
 PAYLOADS = {
     "tool-call-request": TOOL_CALL_REQUEST,

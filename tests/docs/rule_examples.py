@@ -31,11 +31,12 @@ from toolwire.harness.adapters.reference import ReferenceAdapter
 from toolwire.harness.corpus.case import Case
 from toolwire.harness.corpus.coverage import PassThrough, held_rules
 from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from toolwire.harness.engine.lint import lint_text
-from toolwire.harness.engine.payloads import SourcePayload, case_payloads, events_to_wire
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.engine.session import run_corpus
 from toolwire.harness.engine.verdicts import Verdict
+from toolwire.harness.lint.check import lint_text
+from toolwire.harness.payloads import SourcePayload, case_payloads, events_to_wire
 from toolwire.harness.sse import parse_sse
 
 ROOT = Path(__file__).resolve().parents[2]

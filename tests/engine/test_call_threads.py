@@ -19,7 +19,8 @@ import pytest
 
 from toolwire.harness.adapters.base import check_adapter
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.engine.session import Selection, run_corpus
 from toolwire.harness.engine.timeout import CALL_THREAD_NAME, CallTimedOut, call_with_timeout
 from toolwire.harness.engine.verdicts import CONVERT

@@ -20,7 +20,8 @@ from toolwire.harness.adapters.base import check_adapter
 from toolwire.harness.adapters.reference.adapter import ReferenceAdapter
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
 from toolwire.harness.engine.case_thread import CaseBudget, judge_on_own_thread
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.engine.timeout import CALL_THREAD_NAME, CallTimedOut
 from toolwire.harness.engine.verdicts import CONVERT, Verdict
 

@@ -4,7 +4,8 @@ import pytest
 
 from toolwire.harness.adapters.loader import load_adapter
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.engine.session import Selection, run_corpus
 
 CORPUS = load_corpus(bundled_corpus_root())

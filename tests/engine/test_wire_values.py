@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from toolwire.harness.engine.wire_values import (
+from toolwire.harness.wire_values import (
     MAX_OUTPUT_CHARS,
     InputCopies,
     NotWireValue,

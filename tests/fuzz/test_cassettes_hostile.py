@@ -24,8 +24,8 @@ from hypothesis import seed as hypothesis_seed
 from tests.fuzz.cassettes import SEEDS, Mutant, mutated_cassettes
 from toolwire.harness.corpus.importer import AddOptions, import_cassette
 from toolwire.harness.corpus.validate import validate_corpus
-from toolwire.harness.engine.lint import lint_report
 from toolwire.harness.errors import ToolwireError
+from toolwire.harness.lint.check import lint_report
 from toolwire.harness.model import DIALECTS
 
 CASSETTE_EXAMPLES = int(os.environ.get("TOOLWIRE_CASSETTE_EXAMPLES", "20"))

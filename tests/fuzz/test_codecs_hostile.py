@@ -26,10 +26,10 @@ from tests.fuzz.hostile import (
 from tests.fuzz.sizes import HOSTILE_EXAMPLES
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.dialects.qwen_xml import QwenXmlParser, parse_qwen_xml
-from toolwire.harness.engine.lint import lint_text
-from toolwire.harness.engine.payloads import wire_to_events
 from toolwire.harness.errors import ToolwireError
+from toolwire.harness.lint.check import lint_text
 from toolwire.harness.model import DIALECTS, SSEEvent, ToolDef
+from toolwire.harness.payloads import wire_to_events
 from toolwire.harness.sse import parse_sse, render_sse
 
 HOSTILE = settings(

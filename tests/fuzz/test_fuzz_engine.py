@@ -20,7 +20,8 @@ from toolwire.harness.adapters.base import LoadedAdapter, check_adapter
 from toolwire.harness.adapters.reference import ReferenceAdapter
 from toolwire.harness.corpus.importer import AddOptions, import_cassette
 from toolwire.harness.corpus.loader import load_corpus
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.fuzz import engine
 from toolwire.harness.fuzz.cases import plan_case
 from toolwire.harness.fuzz.engine import GENERATOR, FuzzOptions, FuzzUsageError, run_fuzz

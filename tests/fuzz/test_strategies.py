@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from toolwire.harness.corpus.writer import case_metadata, dump_case
 from toolwire.harness.dialects import get_codec
-from toolwire.harness.engine.lint import lint_text
 from toolwire.harness.fuzz.cases import plan_case
+from toolwire.harness.lint.check import lint_text
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     DEEPSEEK_CHAT,

@@ -18,10 +18,11 @@ from tests.hostile.cli import ADAPTERS
 from toolwire.harness.adapters.loader import load_adapter
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
 from toolwire.harness.engine.collect import MAX_MESSAGE_CHARS
-from toolwire.harness.engine.results import results_document
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.engine.session import Selection, run_corpus
 from toolwire.harness.engine.verdicts import Verdict
+from toolwire.harness.results.document import results_document
 
 CORPUS = load_corpus(bundled_corpus_root())
 CASE = CORPUS["single-tool/weather-openai"]

@@ -1,7 +1,7 @@
 """What toolwire reads from an adapter or a proxy is bounded while it is read
 (docs/hostile-input.md, rows H1-H3).
 
-The output limit (harness/engine/wire_values.py: 32 MB, or 4x the input)
+The output limit (harness/wire_values.py: 32 MB, or 4x the input)
 used to apply only once a whole answer was in memory: a 1 GB proxy body
 peaked at 5 GB, a 1.5 GB ``cmd:`` line killed the reader thread. Each test
 below is sent an answer that never ends: a reader that did not stop at the
@@ -24,10 +24,10 @@ import pytest
 from tests.hostile.hanging_children import __file__ as CHILDREN
 from tests.support.real_transcripts import PROJECT_ROOT
 from toolwire.harness.adapters.cmd import AdapterProcessError, CmdAdapter
-from toolwire.harness.engine.wire_values import MAX_OUTPUT_CHARS
 from toolwire.harness.proxy.client import post_json
 from toolwire.harness.proxy.replay import ReplayUpstream
 from toolwire.harness.proxy.replay_http import Server as QuietServer
+from toolwire.harness.wire_values import MAX_OUTPUT_CHARS
 
 REQUEST = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
 

@@ -27,9 +27,10 @@ from tests.hostile.cli import ADAPTERS, error_line, toolwire
 from toolwire.harness.adapters.loader import load_adapter
 from toolwire.harness.corpus.loader import load_case, load_corpus
 from toolwire.harness.engine.gc_threshold import fewer_gc_passes
-from toolwire.harness.engine.payloads import case_payloads
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.errors import CorpusError
+from toolwire.harness.payloads import case_payloads
 
 CASE_ID = "single-tool/hostile"
 

@@ -20,9 +20,9 @@ import pytest
 from toolwire.conformance.catalogue import RULES_BY_CODE
 from toolwire.conformance.registry import PAYLOAD_CHECKS
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
-from toolwire.harness.engine.payloads import SourcePayload, case_payloads, parse_payload
 from toolwire.harness.errors import WireFormatError
 from toolwire.harness.model import DIALECTS, PAYLOAD_KINDS, PayloadKind
+from toolwire.harness.payloads import SourcePayload, case_payloads, parse_payload
 
 REPLACEMENTS: tuple[Any, ...] = (None, True, 0, 1.5, "x", [], {})
 RULES_EVERY = 5  # judge every 5th parsed mutation with the payload rules

@@ -14,7 +14,7 @@ from tests.parallel.support import small_corpus
 from toolwire.harness.adapters.loader import load_adapter
 from toolwire.harness.corpus.case import Case
 from toolwire.harness.corpus.loader import load_corpus
-from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.session import run_corpus
 from toolwire.harness.engine.verdicts import Verdict
 

@@ -15,7 +15,7 @@ import pytest
 
 from tests.parallel.support import small_corpus
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
-from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.workers import WorkerError, WorkerSetup, run_in_workers
 
 ROOT = str(bundled_corpus_root())
@@ -56,7 +56,8 @@ import json, shutil, sys
 from pathlib import Path
 from toolwire.harness.adapters.loader import load_adapter
 from toolwire.harness.corpus.loader import load_corpus
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.engine.workers import WorkerSetup, run_in_workers
 
 corpus = load_corpus(Path(sys.argv[1]))

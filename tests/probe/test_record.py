@@ -11,7 +11,7 @@ import yaml
 
 from tests.probe.support import KINDS, probe, serving
 from toolwire.harness.corpus.validate import validate_corpus
-from toolwire.harness.engine.lint import lint_text
+from toolwire.harness.lint.check import lint_text
 from toolwire.harness.probe.recording import (
     CONVERSATION_SLUGS,
     RecordExistsError,

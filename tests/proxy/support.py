@@ -19,7 +19,8 @@ from toolwire.harness.adapters.http_adapter import HttpProxyAdapter
 from toolwire.harness.adapters.loader import load_adapter
 from toolwire.harness.corpus.case import Case
 from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.engine.verdicts import Verdict
 
 REPO = Path(__file__).resolve().parents[2]

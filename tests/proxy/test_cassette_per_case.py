@@ -13,7 +13,7 @@ import pytest
 
 from tests.proxy.support import case, proxied_adapter, verdicts
 from toolwire.harness.adapters.http_adapter import HttpProxyAdapter
-from toolwire.harness.engine.payloads import case_payloads
+from toolwire.harness.payloads import case_payloads
 from toolwire.harness.proxy.replay import ReplayUpstream
 
 MULTI_REQUEST = "error-result/retry-after-error-openai"

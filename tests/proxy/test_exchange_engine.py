@@ -7,12 +7,13 @@ from typing import Any
 
 from tests.proxy.support import by_rule, case, corpus
 from toolwire.harness.adapters.base import check_adapter
+from toolwire.harness.adapters.exchanges import ExchangeRecord
 from toolwire.harness.adapters.reference import ReferenceAdapter
 from toolwire.harness.corpus.case import Interaction
-from toolwire.harness.engine.exchange import ExchangeRecord
-from toolwire.harness.engine.payloads import events_to_wire
-from toolwire.harness.engine.runner import RunOptions, run_case
+from toolwire.harness.engine.options import RunOptions
+from toolwire.harness.engine.runner import run_case
 from toolwire.harness.engine.verdicts import CONVERT, Verdict
+from toolwire.harness.payloads import events_to_wire
 
 REFERENCE = ReferenceAdapter()
 WEATHER = "single-tool/weather-anthropic"

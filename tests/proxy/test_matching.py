@@ -12,9 +12,9 @@ from tests.proxy.support import case, corpus
 from toolwire.harness.adapters.base import UnsupportedConversion
 from toolwire.harness.adapters.reference import ReferenceAdapter
 from toolwire.harness.adapters.reference.errors import ConversionError
-from toolwire.harness.engine.payloads import with_url_model
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.model import GEMINI
+from toolwire.harness.payloads import with_url_model
 from toolwire.harness.proxy.endpoints import endpoint_of
 from toolwire.harness.proxy.matching import (
     Matcher,

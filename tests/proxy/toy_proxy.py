@@ -57,7 +57,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from toolwire.harness.adapters.reference import ReferenceAdapter
-from toolwire.harness.engine.payloads import events_to_wire, wire_to_events, with_url_model
+from toolwire.harness.payloads import events_to_wire, wire_to_events, with_url_model
 from toolwire.harness.proxy.replay_http import Server as QuietServer
 from toolwire.harness.sse import parse_sse, render_sse
 

@@ -14,7 +14,7 @@ from toolwire.harness.cli.main import cli
 from toolwire.harness.cli.progress import RunProgress, resolve_mode
 from toolwire.harness.corpus.case import Case
 from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
-from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.session import Selection, run_corpus
 
 PARALLEL = "feature:parallel"

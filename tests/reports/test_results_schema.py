@@ -16,8 +16,8 @@ from jsonschema import Draft202012Validator
 from tests.reports.factory import mixed_document
 from toolwire.harness.cli.main import cli
 from toolwire.harness.corpus.loader import bundled_corpus_root
-from toolwire.harness.engine.results import corpus_version
 from toolwire.harness.reports.load import results_schema, schema_text
+from toolwire.harness.results.document import corpus_version
 
 RESULTS_SCHEMA = Path(__file__).parents[2] / "harness" / "reports" / "results.schema.json"
 

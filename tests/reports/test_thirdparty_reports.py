@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.reports.factory import document, mixed_document, verdict
-from toolwire.harness.reports import thirdparty
+from toolwire.harness.reports import comparison, thirdparty
 from toolwire.harness.reports.comparison import (
     AdapterRow,
     directions,
@@ -75,17 +75,17 @@ def _write(path: Path, doc: dict[str, object]) -> Path:
 
 def test_run_outcomes_results_or_problems(tmp_path: Path) -> None:
     passing = _write(tmp_path / "a" / "results.json", document([verdict("c/1", "x.y")]))
-    assert thirdparty._run_problem(0, passing) == ""
-    assert thirdparty._run_problem(1, passing) == ""
+    assert comparison.run_problem(0, passing) == ""
+    assert comparison.run_problem(1, passing) == ""
     errors = document([verdict("c/1", "convert", "error", "boom", level=None)])
-    assert thirdparty._run_problem(3, _write(tmp_path / "b" / "results.json", errors)) == ""
+    assert comparison.run_problem(3, _write(tmp_path / "b" / "results.json", errors)) == ""
     broken = document([verdict("c/1", "convert", "error", level=None)], broken="crashed")
-    problem = thirdparty._run_problem(3, _write(tmp_path / "c" / "results.json", broken))
+    problem = comparison.run_problem(3, _write(tmp_path / "c" / "results.json", broken))
     assert problem == "adapter broken: crashed"
     missing = tmp_path / "d" / "results.json"
-    assert "usage error (exit 2)" in thirdparty._run_problem(2, missing)
-    assert "exit 3 without results" in thirdparty._run_problem(3, missing)
-    assert "exit 0 without results" in thirdparty._run_problem(0, missing)
+    assert "usage error (exit 2)" in comparison.run_problem(2, missing)
+    assert "exit 3 without results" in comparison.run_problem(3, missing)
+    assert "exit 0 without results" in comparison.run_problem(0, missing)
 
 
 def test_summary_of_a_results_document() -> None:

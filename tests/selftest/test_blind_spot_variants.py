@@ -25,7 +25,7 @@ from tests.selftest.reach import focused
 from toolwire.harness.adapters.base import check_adapter
 from toolwire.harness.adapters.reference import ReferenceAdapter
 from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.session import run_corpus
 from toolwire.harness.engine.verdicts import Verdict
 

@@ -26,7 +26,7 @@ from toolwire.conformance.catalogue import RULE_CODES
 from toolwire.harness.adapters.base import check_adapter
 from toolwire.harness.adapters.reference import ReferenceAdapter
 from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
-from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.session import RunResult, run_corpus
 from toolwire.harness.engine.verdicts import CONVERT, Verdict
 

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from toolwire.harness.corpus.loader import bundled_corpus_root
-from toolwire.harness.engine.lint import lint_text
+from toolwire.harness.lint.check import lint_text
 
 Json = dict[str, Any]
 Alteration = Callable[[Json], None]

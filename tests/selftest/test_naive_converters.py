@@ -24,9 +24,9 @@ from tests.selftest.naive_stream import NaiveUnifiedBuilder
 from tests.selftest.patched_corpus import PATCHES, patched_corpus
 from toolwire.harness.adapters.base import check_adapter
 from toolwire.harness.corpus.loader import Corpus
-from toolwire.harness.engine.lint import lint_text
-from toolwire.harness.engine.runner import RunOptions
+from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.session import RunResult, run_corpus
+from toolwire.harness.lint.check import lint_text
 
 TOOL_CHOICE_CASE = PATCHES["tool-choice"].case_id
 TEXT_IN_CALL_CHUNK_CASE = PATCHES["text-in-call-chunk"].case_id

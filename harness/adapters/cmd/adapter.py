@@ -34,10 +34,10 @@ from toolwire.harness.adapters.cmd.protocol import (
     encode,
     validation_requested,
 )
-from toolwire.harness.engine.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 from toolwire.harness.errors import AdapterLoadError, ToolwireError
 from toolwire.harness.model import PayloadKind
 from toolwire.harness.redaction import redact
+from toolwire.harness.wire_values import INPUT_FACTOR, MAX_OUTPUT_CHARS
 
 CALL_TIMEOUT = 10.0
 HANDSHAKE_TIMEOUT = 10.0

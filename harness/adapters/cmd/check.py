@@ -22,9 +22,9 @@ from toolwire.harness.adapters.cmd.protocol import (
     schema_problem,
 )
 from toolwire.harness.corpus.loader import Corpus
-from toolwire.harness.engine.payloads import SourcePayload, case_payloads
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.model import PAYLOAD_KINDS, PayloadKind
+from toolwire.harness.payloads import SourcePayload, case_payloads
 
 
 @dataclass

@@ -139,8 +139,6 @@ class ReferenceAdapter:
         self._check(kind, source, target)
         if source == QWEN_XML:
             return {}
-        if GEMINI in (source, target):
-            return gemini_steps.id_mapping(self, payload, kind, source, target)
         if kind == "request":
             conversation = get_codec(source).parse_request(payload)
             blocks = [b for turn in conversation.turns for b in turn.blocks]
@@ -151,6 +149,8 @@ class ReferenceAdapter:
                 else self._parse_stream(payload, source).response
             )
             blocks = [b for choice in response.choices for b in choice.message.blocks]
+        if GEMINI in (source, target):
+            return gemini_steps.id_mapping(blocks, source, target)
         ids = [b.id for b in blocks if isinstance(b, ToolCall)]
         ids += [b.call_id for b in blocks if isinstance(b, ToolResult)]
         return changed_ids(ids, to_anthropic=target == ANTHROPIC_MESSAGES)

@@ -8,25 +8,19 @@ openai-chat convention (the ``Error:`` marker, ``content: null``, ids).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
 
 from toolwire.harness.adapters.reference import from_gemini, to_anthropic, to_gemini, to_openai
 from toolwire.harness.adapters.reference.gemini_ids import join_id, split_id
 from toolwire.harness.adapters.reference.ids import from_anthropic_id, to_anthropic_id
-from toolwire.harness.dialects import get_codec
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     GEMINI,
     Conversation,
-    PayloadKind,
     Response,
     ToolCall,
     ToolResult,
 )
-
-if TYPE_CHECKING:
-    from toolwire.harness.adapters.reference.adapter import ReferenceAdapter
 
 
 def request_step(source: str, target: str) -> Callable[[Conversation], Conversation]:
@@ -51,25 +45,10 @@ def response_step(source: str, target: str) -> Callable[[Response], Response]:
     return lambda r: to_gemini.response_to_gemini(to_anthropic.response_to_anthropic(r))
 
 
-def _blocks(parsed: Conversation | Response) -> list[object]:
-    if isinstance(parsed, Conversation):
-        return [b for turn in parsed.turns for b in turn.blocks]
-    return [b for choice in parsed.choices for b in choice.message.blocks]
-
-
-def id_mapping(
-    adapter: ReferenceAdapter, payload: Any, kind: PayloadKind, source: str, target: str
-) -> dict[str, str]:
+def id_mapping(blocks: Sequence[object], source: str, target: str) -> dict[str, str]:
     """Source id -> output id for the ids the conversion changes, read from the
-    source alone: a Gemini id gains its call's signature (and, toward
+    source's blocks alone: a Gemini id gains its call's signature (and, toward
     Anthropic, the ``twid_`` encoding); toward Gemini a carried id loses them."""
-    if kind == "request":
-        parsed: Conversation | Response = get_codec(source).parse_request(payload)
-    elif kind == "response":
-        parsed = adapter._parse_response(payload, source)
-    else:
-        parsed = adapter._parse_stream(payload, source).response
-    blocks = _blocks(parsed)
     mapping: dict[str, str] = {}
     if source == GEMINI:
         signatures = {b.id: b.signature for b in blocks if isinstance(b, ToolCall) and b.id}

@@ -15,7 +15,7 @@ import pytest
 
 from tests.dialects.sdk_fixtures import expected
 from toolwire.harness.dialects import get_codec
-from toolwire.harness.engine.lint import lint_text
+from toolwire.harness.lint.check import lint_text
 from toolwire.harness.model import Choice, StreamTranscript, TextBlock, ToolCall
 from toolwire.harness.sse import parse_sse
 

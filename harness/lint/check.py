@@ -3,10 +3,10 @@
 Takes a request, a response, a stream (``data:`` lines, a JSON list of
 events, or JSON lines: one chunk object per line, as vercel/ai and other
 test suites store streams) or a whole cassette, in any dialect (given, or
-chosen as ``lint_dialect`` says, and reported with the reason). Applies every
+chosen as ``dialect_choice`` says, and reported with the reason). Applies every
 payload rule; on a multi-request cassette also the replay rules; on a
 Qwen3-Coder tool parser's served output (qwen-xml) the xml rules
-(``lint_xml``).
+(``xml_rules``).
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from toolwire.conformance.profiles import DEFAULT_PROFILE, PROFILES
 from toolwire.conformance.registry import PAYLOAD_CHECKS, REPLAY_CHECKS
 from toolwire.harness import json_text
 from toolwire.harness.corpus.loader import read_yaml
-from toolwire.harness.engine import lint_dialect, lint_xml
-from toolwire.harness.engine.lint_dialect import DialectChoice
-from toolwire.harness.engine.payloads import events_to_wire, parse_payload
 from toolwire.harness.errors import CorpusError, ToolwireError
+from toolwire.harness.lint import dialect_choice, xml_rules
+from toolwire.harness.lint.dialect_choice import DialectChoice
 from toolwire.harness.model import DIALECTS, PayloadKind
+from toolwire.harness.payloads import events_to_wire, parse_payload
 from toolwire.harness.redaction import redact
 from toolwire.harness.sse import parse_sse
 
@@ -82,7 +82,7 @@ def lint_report(
     """Lint one file's contents and say which dialect each part was read in.
 
     ``parser_output``: qwen-xml answers are a tool parser's output even when
-    they hold no structured call (see ``lint_xml``).
+    they hold no structured call (see ``xml_rules``).
     """
     _check_choices(dialect, profile)
     stripped = text.lstrip()
@@ -188,7 +188,7 @@ def _kind_of(value: Any, source: str) -> PayloadKind:
 
 def detect_dialect(kind: PayloadKind, value: Any) -> str:
     """The dialect a payload is written in, from the fields only one dialect uses."""
-    return lint_dialect.from_body(kind, value).dialect
+    return dialect_choice.from_body(kind, value).dialect
 
 
 def _lint_payload(
@@ -199,7 +199,7 @@ def _lint_payload(
     profile: str | None,
     parser_output: bool,
 ) -> LintReport:
-    choice = lint_dialect.given(dialect) if dialect else lint_dialect.from_body(kind, value)
+    choice = dialect_choice.given(dialect) if dialect else dialect_choice.from_body(kind, value)
     under_test = _parse(choice.dialect, kind, value, profile, source)
     violations = _judge(under_test, source) + _judge_xml(under_test, source, parser_output)
     return LintReport(violations, [(source, choice)])
@@ -230,9 +230,9 @@ def _judge(payload: PayloadUnderTest, source: str) -> list[LintViolation]:
 
 
 def _judge_xml(payload: PayloadUnderTest, source: str, parser_output: bool) -> list[LintViolation]:
-    """The xml rules on a Qwen tool parser's served output (``lint_xml``)."""
+    """The xml rules on a Qwen tool parser's served output (``xml_rules``)."""
     try:
-        found = lint_xml.parser_output_checks(payload, parser_output)
+        found = xml_rules.parser_output_checks(payload, parser_output)
     except ToolwireError as error:
         raise LintInputError(f"{source}: cannot rebuild the model text: {error}") from error
     return [LintViolation(source, f.code, level, f.message, f.path) for level, f in found or ()]
@@ -263,12 +263,12 @@ def _lint_cassette(
         request_value = _json_body(sent.get("body"), f"{label} request")
         answer = _recorded_answer(interaction, label)
         if dialect:
-            choice = lint_dialect.given(dialect)
+            choice = dialect_choice.given(dialect)
         elif said is not None:
-            choice = lint_dialect.from_metadata(said)
+            choice = dialect_choice.from_metadata(said)
         else:
             kind, value = answer or ("response", None)
-            choice = lint_dialect.from_interaction(sent, request_value, kind, value)
+            choice = dialect_choice.from_interaction(sent, request_value, kind, value)
         report.dialects.append((label, choice))
         request = _parse(choice.dialect, "request", request_value, profile, f"{label} request")
         report.violations.extend(_judge(request, f"{label} request"))

@@ -32,9 +32,9 @@ from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest
 from toolwire.conformance.readings.xml_oracle import assistant_markup_text, is_markup_call
 from toolwire.conformance.xml import CONVERSION_CHECKS
 from toolwire.harness.dialects.qwen_xml import render_call_xml
-from toolwire.harness.engine.payloads import parse_payload
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.model import OPENAI_CHAT, QWEN_XML, ToolCall, Turn
+from toolwire.harness.payloads import parse_payload
 
 
 def model_text(message: Turn) -> str:

@@ -1,4 +1,4 @@
-"""Payloads crossing the adapter boundary as plain JSON, checked and copied.
+"""Adapter payloads checked as plain JSON and copied: one serialisation, faster than deepcopy.
 
 The adapter protocol speaks JSON (docs/adapters.md). What an adapter returns
 is serialised once: that proves it is JSON (no sets, bytes, NaN, custom
