@@ -20,6 +20,7 @@ convention (never mutate a parsed payload).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
@@ -308,11 +309,41 @@ class SSEEvent:
 class StreamIssue:
     """Something the stream reassembler noticed that a rule may judge
     (a fragment for an unknown index, an event out of grammar, ...).
-    ``event_index`` points into the transcript's events."""
+    ``event_index`` points into the transcript's events. Where two
+    statements of one value disagree (a ``.done`` event and the deltas it
+    closes), ``said`` is what the later statement says and ``built`` what the
+    earlier ones built (None: that statement has none), each at most
+    ``MAX_ISSUE_VALUE`` characters (cut in the middle, not yet redacted: the
+    check that quotes them redacts)."""
 
     code: str
     message: str
     event_index: int | None = None
+    said: str | None = None
+    built: str | None = None
+
+
+# The longest value a StreamIssue keeps of each statement it compares.
+MAX_ISSUE_VALUE = 400
+
+
+def issue_value(value: object) -> str | None:
+    """A value a StreamIssue quotes, bounded: a string as it is, None as
+    None (the statement has no value), anything else as compact JSON (repr
+    when it is not JSON); the middle of a long one cut out."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        text = value
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        except (TypeError, ValueError):
+            text = repr(value)
+    if len(text) > MAX_ISSUE_VALUE:
+        keep = MAX_ISSUE_VALUE // 2 - 1
+        text = f"{text[:keep]}…{text[-keep:]}"
+    return text
 
 
 @dataclass(frozen=True)

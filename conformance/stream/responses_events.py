@@ -29,9 +29,10 @@ from collections.abc import Callable
 from toolwire.conformance.context import PayloadCheck, PayloadUnderTest
 from toolwire.conformance.findings import Finding
 from toolwire.conformance.readings.stream_issues import issue_findings
+from toolwire.conformance.readings.views import short
 from toolwire.conformance.rule import rule
 from toolwire.conformance.sources import OPENAI_PYTHON_RESPONSES_STREAM, RESPONSES_STREAM
-from toolwire.harness.model import OPENAI_RESPONSES, StreamTranscript
+from toolwire.harness.model import OPENAI_RESPONSES, StreamIssue, StreamTranscript
 
 ITEM_REFERENCE = rule(
     "stream.item_reference",
@@ -85,8 +86,28 @@ def check_item_reference(stream: StreamTranscript) -> list[Finding]:
     return issue_findings("stream.item_reference", issues)
 
 
+# Who says what in each mismatch: the later statement, then the earlier ones.
+_SAID_BUILT = {
+    "text_done_mismatch": ("the .done event says", "the deltas joined to"),
+    "arguments_done_mismatch": ("the .done event says", "the deltas joined to"),
+    "item_done_mismatch": ("output_item.done says", "the deltas built"),
+    "output_mismatch": ("the final Response says", "the stream's events built"),
+}
+
+
+def _quoted(value: str | None) -> str:
+    return "nothing" if value is None else short(value)
+
+
+def _with_values(issue: StreamIssue) -> StreamIssue:
+    """The issue's message with both values it compares, shortened and redacted."""
+    said, built = _SAID_BUILT[issue.code]
+    message = f"{issue.message}: {said} {_quoted(issue.said)}, {built} {_quoted(issue.built)}"
+    return StreamIssue(issue.code, message, issue.event_index, issue.said, issue.built)
+
+
 def check_done_consistent(stream: StreamTranscript) -> list[Finding]:
-    issues = [issue for issue in stream.issues if issue.code in DONE_CODES]
+    issues = [_with_values(issue) for issue in stream.issues if issue.code in DONE_CODES]
     return issue_findings("stream.done_consistent", issues)
 
 

@@ -52,7 +52,13 @@ from typing import Any
 from toolwire.harness.dialects.openai_responses.items import reasoning_text
 from toolwire.harness.dialects.openai_responses.response import parse_response
 from toolwire.harness.errors import WireFormatError
-from toolwire.harness.model import OPENAI_RESPONSES, SSEEvent, StreamIssue, StreamTranscript
+from toolwire.harness.model import (
+    OPENAI_RESPONSES,
+    SSEEvent,
+    StreamIssue,
+    StreamTranscript,
+    issue_value,
+)
 
 TERMINAL = frozenset(("response.completed", "response.incomplete", "response.failed"))
 _TEXT_DELTA = ("response.output_text.delta", "response.refusal.delta")
@@ -103,6 +109,57 @@ def _essence(item: Any) -> Any:
     return (kind, item.get("id"))
 
 
+def _fields(item: Any) -> dict[str, Any]:
+    """The fields ``_essence`` compares, by name, for naming the one that differs."""
+    if not isinstance(item, dict):
+        return {"item": item}
+    kind = item.get("type")
+    fields: dict[str, Any] = {"type": kind}
+    if kind == "message":
+        fields["id"] = item.get("id")
+        content = item.get("content")
+        parts = [p for p in content if isinstance(p, dict)] if isinstance(content, list) else []
+        fields["content"] = f"{len(parts)} parts"
+        for n, part in enumerate(parts):
+            name = "text" if "text" in part or "refusal" not in part else "refusal"
+            fields[f"content[{n}].{name}"] = part.get("text", part.get("refusal"))
+    elif kind == "function_call":
+        fields.update(call_id=item.get("call_id"), name=item.get("name"))
+        fields["arguments"] = item.get("arguments")
+    elif kind == "reasoning":
+        fields.update(id=item.get("id"), summary=reasoning_text(item))
+    else:
+        fields["id"] = item.get("id")
+    return fields
+
+
+def _first_field_difference(said: Any, built: Any) -> tuple[str, Any, Any]:
+    """The first field two statements of one item disagree on, with both values."""
+    said_fields, built_fields = _fields(said), _fields(built)
+    for name in (*said_fields, *(n for n in built_fields if n not in said_fields)):
+        if said_fields.get(name) != built_fields.get(name):
+            return name, said_fields.get(name), built_fields.get(name)
+    return "item", said, built  # unreachable while _fields covers _essence
+
+
+def _item_name(item: Any, index: int) -> str:
+    item_id = item.get("id") if isinstance(item, dict) else None
+    return f"item {item_id!r} at output_index {index}" if item_id else f"output_index {index}"
+
+
+def _count(items: int) -> str:
+    return f"{items} item" if items == 1 else f"{items} items"
+
+
+def _kinds(items: Sequence[Any]) -> str:
+    return ", ".join(
+        f"{item.get('type')} {item.get('id') or item.get('call_id') or ''}".strip()
+        if isinstance(item, dict)
+        else repr(item)
+        for item in items
+    )
+
+
 class _Reassembler:
     def __init__(self) -> None:
         self.issues: list[StreamIssue] = []
@@ -113,8 +170,10 @@ class _Reassembler:
         self.last_sequence: int | None = None
         self.seen_any = False
 
-    def issue(self, code: str, message: str) -> None:
-        self.issues.append(StreamIssue(code, message, self.index))
+    def issue(self, code: str, message: str, *compared: Any) -> None:
+        """Note a problem; a mismatch passes what was said and what was built."""
+        values = [issue_value(value) for value in compared]
+        self.issues.append(StreamIssue(code, message, self.index, *values))
 
     def feed(self, event: SSEEvent) -> None:
         if event.data.strip() == "[DONE]":
@@ -211,8 +270,10 @@ class _Reassembler:
         if state is not None and index in state.texts and text != state.texts[index]:
             self.issue(
                 "text_done_mismatch",
-                f"{data.get('type')} says {text!r:.60} but the deltas joined to "
-                f"{state.texts[index]!r:.60}",
+                f"{data.get('type')} of {_item_name(state.item, _int(data.get('output_index')))} "
+                f"(content_index {index}) states a {field} other than its deltas joined",
+                text,
+                state.texts[index],
             )
         elif state is not None and isinstance(text, str) and index not in state.texts:
             state.texts[index] = text
@@ -236,8 +297,11 @@ class _Reassembler:
         if state is not None and state.arguments and arguments != state.arguments:
             self.issue(
                 "arguments_done_mismatch",
-                f"function_call_arguments.done says {arguments!r:.60} but the deltas "
-                f"joined to {state.arguments!r:.60}",
+                "response.function_call_arguments.done of "
+                f"{_item_name(state.item, _int(data.get('output_index')))} states arguments "
+                "other than its deltas joined",
+                arguments,
+                state.arguments,
             )
         elif state is not None and isinstance(arguments, str) and not state.arguments:
             state.arguments = arguments
@@ -249,10 +313,14 @@ class _Reassembler:
             return
         streamed = state.texts or state.arguments or state.summaries
         if streamed and _essence(state.built())[2:] != _essence(item)[2:]:
+            name, said, built = _first_field_difference(item, state.built())
+            where = _item_name(state.item, _int(data.get("output_index")))
             self.issue(
                 "item_done_mismatch",
-                f"output_item.done at output_index {data.get('output_index')} carries "
-                "other text or arguments than its deltas",
+                f"response.output_item.done of {where} differs in its {name} from what its "
+                "deltas built",
+                said,
+                built,
             )
         state.done = item
 
@@ -275,6 +343,26 @@ class _Reassembler:
             for _, state in sorted(self.items.items())
         ]
 
+    def output_mismatch(self, terminal: list[Any], finished: list[dict[str, Any]]) -> None:
+        for index, (said, built) in enumerate(zip(terminal, finished, strict=False)):
+            if _essence(said) != _essence(built):
+                name, said_value, built_value = _first_field_difference(said, built)
+                self.issue(
+                    "output_mismatch",
+                    f"the final Response's output[{index}] ({_item_name(built, index)}) "
+                    f"differs in its {name} from what the stream's events built",
+                    said_value,
+                    built_value,
+                )
+                return
+        self.issue(
+            "output_mismatch",
+            f"the final Response's output has {_count(len(terminal))}, the stream's events "
+            f"finished {_count(len(finished))}",
+            _kinds(terminal),
+            _kinds(finished),
+        )
+
     def finish(self) -> dict[str, Any]:
         if not self.seen_any:
             self.issue("empty_stream", "the stream has no events")
@@ -286,10 +374,7 @@ class _Reassembler:
             if self.items and [_essence(i) for i in terminal_output] != [
                 _essence(i) for i in finished
             ]:
-                self.issue(
-                    "output_mismatch",
-                    "the final Response's output differs from the items the stream finished",
-                )
+                self.output_mismatch(terminal_output, finished)
             return self.terminal
         base = dict(self.terminal or self.snapshot or {})
         base["output"] = finished
