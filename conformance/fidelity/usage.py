@@ -16,7 +16,13 @@ from toolwire.conformance.fidelity import pairwise
 from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.rule import rule
 from toolwire.conformance.sources import ANTHROPIC_DOCS, OPENAI_DOCS
-from toolwire.harness.model import ANTHROPIC_MESSAGES, Response, Usage
+from toolwire.harness.model import (
+    ANTHROPIC_MESSAGES,
+    GEMINI,
+    OPENAI_RESPONSES,
+    Response,
+    Usage,
+)
 
 USAGE = rule(
     "fidelity.usage",
@@ -26,8 +32,10 @@ USAGE = rule(
     OPENAI_DOCS,
     ANTHROPIC_DOCS,
     fix=(
-        "Copy input and output token counts: prompt_tokens<->input_tokens, "
-        "completion_tokens<->output_tokens."
+        "Copy input and output token counts into the target's own fields: "
+        "prompt_tokens<->input_tokens<->usageMetadata.promptTokenCount, "
+        "completion_tokens<->output_tokens<->usageMetadata.candidatesTokenCount (Gemini's "
+        "thoughtsTokenCount counts as output too)."
     ),
 )
 
@@ -45,8 +53,8 @@ def check_usage(source: PayloadUnderTest, output: PayloadUnderTest) -> list[Find
             finding(
                 "fidelity.usage",
                 f"the source reports {usage.input_tokens} input and {usage.output_tokens} output "
-                "tokens; the output has no usage",
-                "usage",
+                f"tokens; the output has no {_usage_object(output.dialect)}",
+                _usage_object(output.dialect),
                 expected=_counts(usage),
                 actual=None,
             )
@@ -54,9 +62,9 @@ def check_usage(source: PayloadUnderTest, output: PayloadUnderTest) -> list[Find
     found = []
     accepted_inputs = _accepted_inputs(before, usage)
     if usage.input_tokens is not None and got.input_tokens not in accepted_inputs:
-        found.append(_mismatch("input", output.dialect, sorted(accepted_inputs), got.input_tokens))
+        found.append(_mismatch("input", before, after, sorted(accepted_inputs), got.input_tokens))
     if usage.output_tokens is not None and got.output_tokens != usage.output_tokens:
-        found.append(_mismatch("output", output.dialect, [usage.output_tokens], got.output_tokens))
+        found.append(_mismatch("output", before, after, [usage.output_tokens], got.output_tokens))
     return found
 
 
@@ -77,18 +85,41 @@ def _int(raw: Mapping[str, Any], key: str) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _mismatch(which: str, dialect: str, accepted: list[int], actual: int | None) -> Finding:
-    key = {
-        ("input", True): "usage.input_tokens",
-        ("output", True): "usage.output_tokens",
-        ("input", False): "usage.prompt_tokens",
-        ("output", False): "usage.completion_tokens",
-    }[(which, dialect == ANTHROPIC_MESSAGES)]
+def _usage_object(dialect: str) -> str:
+    return "usageMetadata" if dialect == GEMINI else "usage"
+
+
+def _count_field(which: str, response: Response) -> tuple[str, str]:
+    """The field a payload of ``response``'s dialect carries its ``which``
+    (input or output) token count in: its path, and how a message names it
+    (Gemini's output count is candidatesTokenCount plus thoughtsTokenCount)."""
+    dialect = response.dialect
+    if dialect == GEMINI:
+        if which == "input":
+            return "usageMetadata.promptTokenCount", "usageMetadata.promptTokenCount"
+        path = "usageMetadata.candidatesTokenCount"
+        usage = response.usage
+        if usage is not None and "thoughtsTokenCount" in usage.raw:
+            return path, f"{path} plus thoughtsTokenCount"
+        return path, path
+    if dialect in (ANTHROPIC_MESSAGES, OPENAI_RESPONSES):
+        key = f"usage.{which}_tokens"
+    else:  # the openai-chat family
+        key = "usage.prompt_tokens" if which == "input" else "usage.completion_tokens"
+    return key, key
+
+
+def _mismatch(
+    which: str, source: Response, output: Response, accepted: list[int], actual: int | None
+) -> Finding:
+    path, named = _count_field(which, output)
+    _, source_named = _count_field(which, source)
     wanted = " or ".join(map(str, accepted))
     return finding(
         "fidelity.usage",
-        f"{key} is {actual}, but the source reports {wanted} {which} tokens",
-        key,
+        f"{named} is {actual}, but the source reports {wanted} {which} tokens "
+        f"({source.dialect} {source_named})",
+        path,
         expected=accepted[0] if len(accepted) == 1 else accepted,
         actual=actual,
     )

@@ -13,6 +13,7 @@ from tests.conformance.test_fidelity_corpus import (
     only,
     openai_request,
     openai_response,
+    payload,
 )
 from toolwire.conformance import fidelity
 from toolwire.conformance.context import ConversionUnderTest
@@ -296,3 +297,70 @@ def test_usage_dropped_or_changed() -> None:
         {"content": "Hi."}, usage={"prompt_tokens": 10, "completion_tokens": 6}
     )
     assert only(_check("fidelity.usage", source, changed)).path == "usage.completion_tokens"
+
+
+def _gemini_response(usage: dict[str, Any] | None) -> Any:
+    raw: dict[str, Any] = {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "Hi."}]}, "finishReason": "STOP"}
+        ],
+        "modelVersion": "gemini-2.5-flash",
+    }
+    if usage is not None:
+        raw["usageMetadata"] = usage
+    return payload("gemini", "response", raw)
+
+
+def _responses_response(usage: dict[str, Any]) -> Any:
+    raw = {
+        "id": "resp_1",
+        "object": "response",
+        "status": "completed",
+        "model": "gpt-4.1",
+        "output": [
+            {
+                "type": "message",
+                "id": "msg_1",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": "Hi.", "annotations": []}],
+            }
+        ],
+        "usage": usage,
+    }
+    return payload("openai-responses", "response", raw)
+
+
+def test_usage_names_the_gemini_fields_of_a_gemini_output() -> None:
+    source = openai_response({"content": "Hi."})  # 10 prompt, 5 completion tokens
+    changed = _gemini_response({"promptTokenCount": 11, "candidatesTokenCount": 6})
+    found = {f.path: f.message for f in _check("fidelity.usage", source, changed) or []}
+    assert set(found) == {"usageMetadata.promptTokenCount", "usageMetadata.candidatesTokenCount"}
+    assert found["usageMetadata.candidatesTokenCount"] == (
+        "usageMetadata.candidatesTokenCount is 6, but the source reports 5 output tokens "
+        "(openai-chat usage.completion_tokens)"
+    )
+    thinking = _gemini_response(
+        {"promptTokenCount": 10, "candidatesTokenCount": 4, "thoughtsTokenCount": 3}
+    )
+    message = only(_check("fidelity.usage", source, thinking)).message
+    assert message.startswith("usageMetadata.candidatesTokenCount plus thoughtsTokenCount is 7")
+    dropped = only(_check("fidelity.usage", source, _gemini_response(None)))
+    assert dropped.path == "usageMetadata" and "no usageMetadata" in dropped.message
+
+
+def test_usage_names_each_dialects_own_fields() -> None:
+    source = _gemini_response({"promptTokenCount": 10, "candidatesTokenCount": 5})
+    to_anthropic = anthropic_response(
+        [{"type": "text", "text": "Hi."}], usage={"input_tokens": 10, "output_tokens": 6}
+    )
+    found = only(_check("fidelity.usage", source, to_anthropic))
+    assert found.path == "usage.output_tokens"
+    assert found.message == (
+        "usage.output_tokens is 6, but the source reports 5 output tokens "
+        "(gemini usageMetadata.candidatesTokenCount)"
+    )
+    to_responses = _responses_response({"input_tokens": 9, "output_tokens": 5, "total_tokens": 14})
+    found = only(_check("fidelity.usage", source, to_responses))
+    assert found.path == "usage.input_tokens"
+    assert found.message.startswith("usage.input_tokens is 9, but the source reports 10 input")
