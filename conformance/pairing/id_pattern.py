@@ -10,7 +10,29 @@ from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.pairing.applies import any_payload, calls_with_paths
 from toolwire.conformance.rule import documented, rejected, rule
 from toolwire.conformance.sources import ANTHROPIC_DOCS, OPENAI_DOCS
-from toolwire.harness.model import GEMINI, OPENAI_RESPONSES, Conversation, Response
+from toolwire.harness.model import DIALECTS, GEMINI, OPENAI_RESPONSES, Conversation, Response
+
+# Documented patterns. Anthropic: tool_use ids ^[a-zA-Z0-9_-]+$, tool names
+# ^[a-zA-Z0-9_-]{1,128}$ (older pages said 64); OpenAI function names
+# ^[a-zA-Z0-9_-]{1,64}$. OpenAI does not document an id pattern.
+ANTHROPIC_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
+ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
+OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+# Gemini function names: a-z, A-Z, 0-9, underscores, colons, dots and dashes,
+# 64 at most (https://ai.google.dev/api/caching#FunctionDeclaration).
+GEMINI_NAME = re.compile(r"^[a-zA-Z0-9_:.-]{1,64}$")
+# Responses function names: the API reference states no pattern; OpenAI's own
+# client holds them to ^[a-zA-Z0-9_-]+$, 128 at most, "the Responses
+# function-tool identifier contract" (openai/codex#20724). The Chat limit of
+# 64 would fail names the Responses API accepts.
+RESPONSES_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
+_NAME_PATTERNS = {
+    "anthropic-messages": ANTHROPIC_NAME,
+    GEMINI: GEMINI_NAME,
+    OPENAI_RESPONSES: RESPONSES_NAME,
+}
+# The other dialects (openai-chat, deepseek-chat, qwen-xml) are held to OPENAI_NAME.
+_OPENAI_NAMED = ", ".join(d for d in DIALECTS if d not in _NAME_PATTERNS)
 
 ID_PATTERN = rule(
     "pairing.id_pattern",
@@ -37,32 +59,14 @@ ID_PATTERN = rule(
         ),
     ),
     fix=(
-        "Rewrite ids and tool names the target refuses: anthropic-messages accepts "
-        "`^[a-zA-Z0-9_-]+$` for ids and at most 64 such characters for names. Replace the "
-        "other characters consistently on the call and its result, and declare the mapping."
+        "Rewrite the ids and tool names the target refuses. Tool call ids are judged for "
+        f"anthropic-messages, which accepts `{ANTHROPIC_ID.pattern}`. Tool names: "
+        f"anthropic-messages `{ANTHROPIC_NAME.pattern}`, openai-responses "
+        f"`{RESPONSES_NAME.pattern}`, gemini `{GEMINI_NAME.pattern}` (colons and dots too), "
+        f"{_OPENAI_NAMED} `{OPENAI_NAME.pattern}`. Replace the other characters and shorten "
+        "long names consistently on the call and its result, and declare the mapping."
     ),
 )
-
-
-# Documented patterns. Anthropic: tool_use ids ^[a-zA-Z0-9_-]+$, tool names
-# ^[a-zA-Z0-9_-]{1,128}$ (older pages said 64); OpenAI function names
-# ^[a-zA-Z0-9_-]{1,64}$. OpenAI does not document an id pattern.
-ANTHROPIC_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
-ANTHROPIC_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
-OPENAI_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-# Gemini function names: a-z, A-Z, 0-9, underscores, colons, dots and dashes,
-# 64 at most (https://ai.google.dev/api/caching#FunctionDeclaration).
-GEMINI_NAME = re.compile(r"^[a-zA-Z0-9_:.-]{1,64}$")
-# Responses function names: the API reference states no pattern; OpenAI's own
-# client holds them to ^[a-zA-Z0-9_-]+$, 128 at most, "the Responses
-# function-tool identifier contract" (openai/codex#20724). The Chat limit of
-# 64 would fail names the Responses API accepts.
-RESPONSES_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
-_NAME_PATTERNS = {
-    "anthropic-messages": ANTHROPIC_NAME,
-    GEMINI: GEMINI_NAME,
-    OPENAI_RESPONSES: RESPONSES_NAME,
-}
 
 
 def check_id_pattern(payload: Conversation | Response) -> list[Finding]:

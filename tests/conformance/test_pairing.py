@@ -7,7 +7,13 @@ from typing import Any
 import pytest
 
 from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest, RoundTripUnderTest
-from toolwire.conformance.pairing import CONVERSION_CHECKS, PAYLOAD_CHECKS, ROUNDTRIP_CHECKS
+from toolwire.conformance.pairing import (
+    CONVERSION_CHECKS,
+    PAYLOAD_CHECKS,
+    ROUNDTRIP_CHECKS,
+    id_pattern,
+)
+from toolwire.harness.model import DIALECTS
 from toolwire.harness.payloads import parse_payload
 
 
@@ -294,3 +300,14 @@ def test_responses_names_are_held_to_128_characters_not_to_chats_64() -> None:
     }
     assert "pairing.id_pattern" in _codes(_responses_call("n" * 129))
     assert "pairing.id_pattern" in _codes(_responses_call("get.weather"))
+
+
+def test_id_pattern_fix_covers_every_target_the_check_judges() -> None:
+    """The fix text names, for each dialect, the name pattern the check holds
+    it to, and the id pattern of the one dialect whose ids it judges."""
+    fix = id_pattern.ID_PATTERN.fix
+    assert f"anthropic-messages, which accepts `{id_pattern.ANTHROPIC_ID.pattern}`" in fix
+    for dialect in DIALECTS:
+        pattern = id_pattern._NAME_PATTERNS.get(dialect, id_pattern.OPENAI_NAME).pattern
+        named = fix[fix.index(dialect, fix.index("Tool names")) :]
+        assert named.split("`")[1] == pattern, dialect
