@@ -130,6 +130,14 @@ def check_tool_definitions(
     return found
 
 
+def _strict(value: bool | None, meaning: bool) -> str:
+    """What a tool's ``strict`` says, as the diff shows it: an unset one is
+    None on the wire, read as strict or not."""
+    if value is None:
+        return f"not set ({'strict' if meaning else 'not strict'})"
+    return str(value)
+
+
 def _compare_tool(
     source: ToolDef,
     output: ToolDef,
@@ -180,8 +188,8 @@ def _compare_tool(
         found.append(
             finding(
                 "fidelity.tool_definitions",
-                f"strict mode of {source.name!r} at {path} was {was} in the "
-                f"source and is {now} in the output{why}",
+                f"strict mode of {source.name!r} at {path} was {_strict(source.strict, was)} "
+                f"in the source and is {_strict(output.strict, now)} in the output{why}",
                 f"{path}.strict",
                 expected=source.strict,
                 actual=output.strict,

@@ -21,6 +21,7 @@ from tests.conformance.test_fidelity_corpus import (
 )
 from toolwire.conformance import fidelity
 from toolwire.conformance.context import ConversionUnderTest, PayloadUnderTest
+from toolwire.harness.engine.explain import finding_diff
 
 ASK = {"role": "user", "content": "Weather in Paris?"}
 SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}}
@@ -59,7 +60,7 @@ def test_a_tool_that_was_not_strict_left_without_strict_in_responses_is_found(
 ) -> None:
     found = only(_check(source, _responses(None)))
     assert found.path == "tools[0].strict"
-    assert "was False in the source and is True in the output" in found.message
+    assert "in the source and is not set (strict) in the output" in found.message
     assert "a Responses tool without strict is strict" in found.message
 
 
@@ -93,3 +94,23 @@ def test_a_responses_source_keeps_todays_reading_for_now() -> None:
     assert _check(_responses(None), _chat(None)) == []
     assert _check(_responses(False), _responses(None)) == []
     assert roundtrip_codes(_responses(None), _responses(False), "openai-chat") == set()
+
+
+@pytest.mark.parametrize(
+    ("source", "output", "said"),
+    [
+        (_chat(None), _chat(True), "was not set (not strict) in the source and is True"),
+        (_chat(True), _chat(None), "was True in the source and is not set (not strict)"),
+        (_chat(False), _responses(None), "was False in the source and is not set (strict)"),
+    ],
+)
+def test_the_strict_message_says_what_the_diff_says(
+    source: PayloadUnderTest, output: PayloadUnderTest, said: str
+) -> None:
+    """The message named an unset strict False (its reading) where the diff
+    of the same finding showed None (issue 27)."""
+    found = only(_check(source, output))
+    assert said in found.message
+    assert finding_diff(found) in ("", f"$: expected {found.expected!r}, got {found.actual!r}")
+    for value in (found.expected, found.actual):
+        assert (str(value) if value is not None else "not set") in found.message
