@@ -64,17 +64,45 @@ def check_id_changed(conversion: ConversionUnderTest) -> list[Finding] | None:
     if gemini:  # a declared mapping may carry the signature too
         mapping = {_base(k): _base(v) for k, v in mapping.items()}
     output_calls = _ids([(call.id, path) for call, path in calls_with_paths(output)], gemini)
-    found = _changed("call", source_calls, output_calls, mapping)
+    calls = _changed("call", source_calls, output_calls, mapping)
+    results: list[Finding] = []
     output_ids = any(call_id for call_id, _ in output_calls)
     if isinstance(source, Conversation) and isinstance(output, Conversation):
         output_results = _ids(_result_refs(output), gemini)
         output_ids = output_ids or any(call_id for call_id, _ in output_results)
-        found.extend(
-            _changed("result", _ids(_result_refs(source), gemini), output_results, mapping)
-        )
+        results = _changed("result", _ids(_result_refs(source), gemini), output_results, mapping)
     # No id left in the output (calls lost, or their ids emptied: other rules'
     # findings): there was no id to compare, so no verdict.
-    return found if output_ids else None
+    return _one_rewrite(calls, results, declared=bool(mapping)) if output_ids else None
+
+
+def _one_rewrite(calls: list[Finding], results: list[Finding], declared: bool) -> list[Finding]:
+    """A rename applied the same way to every call and to the results that
+    reference it is one defect (an undeclared mapping), not one per id: a
+    long conversation would otherwise give a hundred warnings for it."""
+    renamed = {f.expected: f.actual for f in calls}
+    consistent = len(renamed) == len(calls) and all(
+        renamed.get(f.expected) == f.actual for f in results
+    )
+    if not consistent or len(calls) + len(results) < 2:
+        return [*calls, *results]
+    first = calls[0]
+    references = f" and {_count(len(results), 'result reference')}" if results else ""
+    return [
+        finding(
+            "pairing.id_changed",
+            f"{_count(len(calls), 'call id')}{references} renamed the same way throughout, "
+            f"first at {first.path}: {first.expected!r} became {first.actual!r}, "
+            + (
+                "which is not the id_mapping the adapter declares"
+                if declared
+                else "a mapping the adapter does not declare (its id_mapping)"
+            ),
+            first.path,
+            expected=first.expected,
+            actual=first.actual,
+        )
+    ]
 
 
 def _ids(refs: list[tuple[str | None, str]], gemini: bool) -> list[tuple[str | None, str]]:
@@ -128,6 +156,10 @@ def _changed(
         )
         for was, (output_id, path) in zip(missing, unexpected.items(), strict=False)
     ]
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}" if number == 1 else f"{number} {thing}s"
 
 
 def check_id_changed_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:

@@ -154,8 +154,13 @@ def test_a_rewritten_id_is_id_changed_in_conversion_and_round_trip() -> None:
         ]
     )
     findings = CONVERSION_CHECKS["pairing.id_changed"](ConversionUnderTest(source, output)) or []
-    assert [f.path for f in findings] == ["messages[1].content[0]", "messages[2].content[0]"]
-    assert "carries 'toolu_1'; the source had 'call_1' there" in findings[0].message
+    # The call and the result that references it, renamed alike: one defect, one finding.
+    assert [f.path for f in findings] == ["messages[1].content[0]"]
+    assert findings[0].message == (
+        "1 call id and 1 result reference renamed the same way throughout, first at "
+        "messages[1].content[0]: 'call_1' became 'toolu_1', a mapping the adapter does not "
+        "declare (its id_mapping)"
+    )
     declared = ConversionUnderTest(source, output, id_mapping={"call_1": "toolu_1"})
     assert CONVERSION_CHECKS["pairing.id_changed"](declared) == []
     back = _openai([USER, _assistant(_call("call_2")), _tool("call_2")])
@@ -168,6 +173,45 @@ def test_a_rewritten_id_is_id_changed_in_conversion_and_round_trip() -> None:
         )
         == []
     )
+
+
+def _openai_rounds(call_ids: list[str]) -> Any:
+    """One call and its result per id, in openai-chat."""
+    rounds = [m for call_id in call_ids for m in (_assistant(_call(call_id)), _tool(call_id))]
+    return _openai([USER, *rounds])
+
+
+def _anthropic_rounds(pairs: list[tuple[str, str]]) -> Any:
+    """The same in anthropic-messages: each call's id and its result's reference."""
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "weather?"}]
+    for call_id, reference in pairs:
+        tool_use = {"type": "tool_use", "id": call_id, "name": "get_weather", "input": {}}
+        result = {"type": "tool_result", "tool_use_id": reference, "content": "ok"}
+        messages += [
+            {"role": "assistant", "content": [tool_use]},
+            {"role": "user", "content": [result]},
+        ]
+    return _anthropic(messages)
+
+
+def test_one_rename_applied_throughout_is_one_finding_with_its_count() -> None:
+    source = _openai_rounds(["call_1", "call_2", "call_3"])
+    output = _anthropic_rounds([(f"toolu_{n}", f"toolu_{n}") for n in (1, 2, 3)])
+    findings = CONVERSION_CHECKS["pairing.id_changed"](ConversionUnderTest(source, output)) or []
+    assert len(findings) == 1
+    assert findings[0].message.startswith(
+        "3 call ids and 3 result references renamed the same way throughout, first at "
+        "messages[1].content[0]: 'call_1' became 'toolu_1'"
+    )
+
+
+def test_renames_that_disagree_between_call_and_result_keep_a_finding_each() -> None:
+    source = _openai_rounds(["call_1", "call_2"])
+    # The second result references another new id than its call got.
+    output = _anthropic_rounds([("toolu_1", "toolu_1"), ("toolu_2", "toolu_9")])
+    findings = CONVERSION_CHECKS["pairing.id_changed"](ConversionUnderTest(source, output)) or []
+    assert len(findings) == 4
+    assert "carries 'toolu_1'; the source had 'call_1' there" in findings[0].message
 
 
 def test_a_missing_id_on_call_and_result_is_reported_once() -> None:
