@@ -367,12 +367,13 @@ class ResultsInCallOrder(VariantAdapter):
                 continue
             if direction[2] == ANTHROPIC:
                 calls = [b.get("id") for b in blocks(message) if b.get("type") == "tool_use"]
-                if index + 1 < len(messages) and messages[index + 1].get("role") == "user":
-                    content = blocks(messages[index + 1])
+                reply = messages[index + 1] if index + 1 < len(messages) else {}
+                content = reply.get("content")
+                if reply.get("role") == "user" and isinstance(content, list):
                     results = [b for b in content if b.get("type") == "tool_result"]
                     others = [b for b in content if b.get("type") != "tool_result"]
                     results.sort(key=lambda b: _position(calls, b.get("tool_use_id")))
-                    messages[index + 1]["content"] = results + others
+                    reply["content"] = results + others
             else:
                 calls = [c.get("id") for c in message.get("tool_calls") or ()]
                 end = index + 1
