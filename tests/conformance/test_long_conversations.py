@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from toolwire.conformance.context import ConversionUnderTest
 from toolwire.conformance.profiles import DEFAULT_PROFILE
-from toolwire.conformance.registry import PAYLOAD_CHECKS
+from toolwire.conformance.registry import CONVERSION_CHECKS, PAYLOAD_CHECKS
 from toolwire.harness.adapters.loader import load_adapter
 from toolwire.harness.engine.runner import run_case
 from toolwire.harness.fuzz.cases import plan_case
@@ -58,11 +59,17 @@ def long_openai_request() -> dict[str, Any]:
 
 
 def test_results_swapped_deep_in_a_long_conversation_are_reported_there() -> None:
+    source = long_openai_request()
     request = long_openai_request()
     messages = request["messages"]
     # Round 400: the assistant message at 1201, its two tool messages at 1202, 1203.
     messages[1202], messages[1203] = messages[1203], messages[1202]
-    found = judge(request, OPENAI_CHAT, "ordering.result_order")
+    profile = DEFAULT_PROFILE[OPENAI_CHAT]
+    conversion = ConversionUnderTest(
+        source=parse_payload(OPENAI_CHAT, "request", source, profile),
+        output=parse_payload(OPENAI_CHAT, "request", request, profile),
+    )
+    found = CONVERSION_CHECKS["ordering.result_order"](conversion)
     assert found is not None and len(found) == 1
     assert found[0].path == "messages[1202]"
     assert "'call_400_1'" in found[0].message and "messages[1201]" in found[0].message

@@ -78,10 +78,10 @@ def test_a_check_that_passes_with_nothing_to_judge_is_caught(
 ) -> None:
     # The audit can fail: result_order answering [] instead of None (its state
     # before issue 14) passes single-result cases, and the audit names them.
-    def always_judged(payload: Any) -> list[Finding]:
+    def always_judged(conversion: Any) -> list[Finding]:
         return []
 
-    monkeypatch.setitem(PAYLOAD_CHECKS, "ordering.result_order", always_judged)
+    monkeypatch.setitem(CONVERSION_CHECKS, "ordering.result_order", always_judged)
     monkeypatch.setattr(collect, "_plans", {})  # the engine remembers which checks apply
     small = Corpus(corpus.root, [case for case in corpus if case.id.startswith("single-tool/")])
     found = vacuous_passes(reference_verdicts(small), small)
@@ -229,7 +229,6 @@ def _request(dialect: str, messages: list[dict[str, Any]], profile: str) -> Any:
 @pytest.mark.parametrize(
     ("code", "why"),
     [
-        ("ordering.result_order", "one result cannot be out of order"),
         ("pairing.call_id_duplicate", "one call cannot share its id"),
         ("ordering.system_placement", "no system prompt to misplace"),
     ],
@@ -237,6 +236,14 @@ def _request(dialect: str, messages: list[dict[str, Any]], profile: str) -> Any:
 def test_one_call_and_one_result_leave_these_rules_nothing_to_judge(code: str, why: str) -> None:
     payload = _request("openai-chat", ONE_ROUND, "openai")
     assert PAYLOAD_CHECKS[code](payload) is None, why
+
+
+def test_one_result_leaves_result_order_nothing_to_judge() -> None:
+    payload = _request("openai-chat", ONE_ROUND, "openai")
+    conversion = ConversionUnderTest(source=payload, output=payload)
+    assert CONVERSION_CHECKS["ordering.result_order"](conversion) is None, (
+        "one result cannot be out of order"
+    )
 
 
 def test_results_under_a_merging_profile_cannot_be_misplaced() -> None:

@@ -270,35 +270,122 @@ def test_openai_system_messages_anywhere_are_not_judged() -> None:
 
 
 # --- ordering.result_order --------------------------------------------------------
+# Judged on the conversion: the output's order of a turn's results against the
+# source's, never the client's own order (issue 27).
+
+ORDER = "ordering.result_order"
 
 
-def test_openai_results_out_of_call_order() -> None:
-    request = openai_request(
-        [ASK, _assistant_calls("call_1", "call_2"), _tool("call_2"), _tool("call_1")]
-    )
-    found = only(_check("ordering.result_order", request))
+def _openai_round(calls: tuple[str, ...], results: tuple[str, ...]) -> Any:
+    return openai_request([ASK, _assistant_calls(*calls), *(_tool(i) for i in results)])
+
+
+def _anthropic_round(calls: tuple[str, ...], results: tuple[str, ...]) -> Any:
+    reply = {"role": "user", "content": [_result(i) for i in results]}
+    return anthropic_request([ASK, _anthropic_calls(*calls), reply])
+
+
+def order_check(source: Any, output: Any, mapping: dict[str, str] | None = None) -> Any:
+    conversion = ConversionUnderTest(source=source, output=output, id_mapping=mapping)
+    return ordering.CONVERSION_CHECKS[ORDER](conversion)
+
+
+def test_results_reordered_by_the_converter_are_found() -> None:
+    # The source in call order, the output not: the converter changed it.
+    source = _anthropic_round(("a", "b"), ("a", "b"))
+    found = only(order_check(source, _openai_round(("a", "b"), ("b", "a"))))
     assert found.path == "messages[2]"
-    assert (found.expected, found.actual) == (["call_1", "call_2"], ["call_2", "call_1"])
-    assert payload_codes(request) == {"ordering.result_order"}
-    assert must_codes(request) == set()  # a SHOULD
+    assert found.message == (
+        "the results of the calls of messages[1] came in the order 'a', 'b' in the source "
+        "and 'b', 'a' here"
+    )
+    assert (found.expected, found.actual) == (["a", "b"], ["b", "a"])
+    assert "must" not in found.message.lower()  # a SHOULD
 
 
-def test_anthropic_results_out_of_call_order() -> None:
-    request = anthropic_request(
+def test_a_clients_out_of_order_results_kept_as_they_came_hold() -> None:
+    # The client sent them out of call order; the converter kept its order.
+    source = _anthropic_round(("a", "b", "c"), ("c", "a", "b"))
+    assert order_check(source, _openai_round(("a", "b", "c"), ("c", "a", "b"))) == []
+
+
+def test_out_of_order_results_put_back_in_call_order_hold() -> None:
+    # Documented outcome: call order is always a right order, so this is a pass,
+    # and a real judgement with three results (a third order was possible).
+    source = _anthropic_round(("a", "b", "c"), ("c", "a", "b"))
+    assert order_check(source, _openai_round(("a", "b", "c"), ("a", "b", "c"))) == []
+
+
+def test_out_of_order_results_in_a_third_order_are_found() -> None:
+    source = _anthropic_round(("a", "b", "c"), ("c", "a", "b"))
+    found = only(order_check(source, _openai_round(("a", "b", "c"), ("b", "c", "a"))))
+    assert "came in the order 'c', 'a', 'b' in the source and 'b', 'c', 'a' here" in found.message
+
+
+def test_two_results_out_of_call_order_give_no_verdict() -> None:
+    # Kept or put in call order, both hold: a pass would judge nothing.
+    source = _anthropic_round(("a", "b"), ("b", "a"))
+    assert order_check(source, _openai_round(("a", "b"), ("b", "a"))) is None
+    assert order_check(source, _openai_round(("a", "b"), ("a", "b"))) is None
+
+
+def test_one_result_gives_no_verdict() -> None:
+    source = _anthropic_round(("a",), ("a",))
+    assert order_check(source, _openai_round(("a",), ("a",))) is None
+
+
+def test_results_in_call_order_kept_hold() -> None:
+    source = _openai_round(("call_1", "call_2"), ("call_1", "call_2"))
+    assert order_check(source, _anthropic_round(("call_1", "call_2"), ("call_1", "call_2"))) == []
+
+
+def test_renamed_ids_are_followed_through_the_declared_mapping() -> None:
+    source = _openai_round(("a", "b"), ("a", "b"))
+    output = _anthropic_round(("x", "y"), ("y", "x"))
+    found = only(order_check(source, output, {"a": "x", "b": "y"}))
+    assert "'a', 'b' in the source and 'y', 'x' here" in found.message
+    assert order_check(source, _anthropic_round(("x", "y"), ("x", "y")), {"a": "x", "b": "y"}) == []
+
+
+def test_each_turn_is_compared_with_its_own_source_turn() -> None:
+    source = openai_request(
         [
             ASK,
-            _anthropic_calls("toolu_1", "toolu_2"),
-            {"role": "user", "content": [_result("toolu_2"), _result("toolu_1")]},
+            _assistant_calls("a", "b"),
+            _tool("b"),
+            _tool("a"),
+            _assistant_calls("c", "d"),
+            _tool("c"),
+            _tool("d"),
         ]
     )
-    assert only(_check("ordering.result_order", request)).path == "messages[2].content[0]"
-
-
-def test_results_in_call_order_hold() -> None:
-    request = openai_request(
-        [ASK, _assistant_calls("call_1", "call_2"), _tool("call_1"), _tool("call_2")]
+    output = openai_request(
+        [
+            ASK,
+            _assistant_calls("a", "b"),
+            _tool("b"),
+            _tool("a"),
+            _assistant_calls("c", "d"),
+            _tool("d"),
+            _tool("c"),
+        ]
     )
-    assert _check("ordering.result_order", request) == []
+    found = only(order_check(source, output))
+    assert (found.path, found.actual) == ("messages[5]", ["d", "c"])
+
+
+def test_round_trips_are_judged_too() -> None:
+    source = _openai_round(("a", "b"), ("a", "b"))
+    trip = RoundTripUnderTest(source, _openai_round(("a", "b"), ("b", "a")), "anthropic-messages")
+    assert [f.code for f in ordering.ROUNDTRIP_CHECKS[ORDER](trip)] == [ORDER]
+
+
+def test_a_payload_alone_is_not_judged() -> None:
+    # The order a client chose is no converter's change: no payload scope, so
+    # toolwire lint says nothing of it.
+    request = _openai_round(("call_1", "call_2"), ("call_2", "call_1"))
+    assert ORDER not in ordering.PAYLOAD_CHECKS
+    assert ORDER not in payload_codes(request)
 
 
 # --- ordering.block_order ---------------------------------------------------------

@@ -26,6 +26,16 @@ from toolwire.conformance.readings.views import message_path, semantic_messages,
 _PATH = re.compile(r"\b(messages|contents|input)\[\d+\]")
 
 
+def _reordered(output: PayloadUnderTest) -> Any:
+    """ordering.result_order on ``output`` converted from the same talk with its
+    results in call order (anthropic 'a', 'b')."""
+    source = anthropic_request(
+        [ASK, _anthropic_calls("a", "b"), {"role": "user", "content": [_result("a"), _result("b")]}]
+    )
+    conversion = ConversionUnderTest(source=source, output=output)
+    return ordering.CONVERSION_CHECKS["ordering.result_order"](conversion)
+
+
 def _roots(*texts: Any) -> set[str]:
     """The top-level fields the paths in ``texts`` start at."""
     return {m.group(1) for text in texts for m in _PATH.finditer(str(text))}
@@ -57,7 +67,7 @@ def test_a_gemini_result_order_finding_names_contents() -> None:
             {"role": "user", "parts": [_gemini_result("b"), _gemini_result("a")]},
         ]
     )
-    found = only(ordering.PAYLOAD_CHECKS["ordering.result_order"](request))
+    found = only(_reordered(request))
     assert found.path == "contents[2].parts[0]"
     assert "the calls of contents[1]" in found.message
     assert _roots(found.message, found.path) == {"contents"}
@@ -154,7 +164,7 @@ def test_a_responses_finding_names_the_input_item() -> None:
         ],
     }
     request = payload("openai-responses", "request", raw)
-    found = only(ordering.PAYLOAD_CHECKS["ordering.result_order"](request))
+    found = only(_reordered(request))
     assert found.path == "input[3]"
     assert "the calls of input[1]" in found.message
     assert _roots(found.message, found.path) == {"input"}
@@ -181,12 +191,12 @@ def test_chat_dialects_name_messages() -> None:
             "messages": [ASK, _assistant_calls("a", "b"), _tool("b"), _tool("a")],
         },
     )
-    found = only(ordering.PAYLOAD_CHECKS["ordering.result_order"](request))
+    found = only(_reordered(request))
     assert found.path == "messages[2]"
     assert "the calls of messages[1]" in found.message
     anthropic = anthropic_request(
         [ASK, _anthropic_calls("a", "b"), {"role": "user", "content": [_result("b"), _result("a")]}]
     )
-    found = only(ordering.PAYLOAD_CHECKS["ordering.result_order"](anthropic))
+    found = only(_reordered(anthropic))
     assert (found.path, _roots(found.message)) == ("messages[2].content[0]", {"messages"})
     assert turn_path(3) == "messages[3]"  # without a conversation: the chat layout

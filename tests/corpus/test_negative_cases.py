@@ -366,7 +366,6 @@ REPAIRS: dict[str, Edit] = {
         0, lambda b: _merge_into_previous(b["messages"], 3)
     ),
     "negative/ordering-system-placement": in_request(0, _system_to_top_level),
-    "negative/ordering-result-order": in_request(0, lambda b: _swap(b["messages"], 2, 3)),
     "negative/fidelity-arguments": in_response(
         0,
         lambda b: _set(

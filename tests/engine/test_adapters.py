@@ -22,6 +22,28 @@ class PassThrough:
         return payload
 
 
+class ReordersResults(PassThrough):
+    """A pass-through, except that in an openai-chat request it reverses every run
+    of three or more tool messages: a SHOULD (ordering.result_order) on a case
+    with that many parallel results, nothing else."""
+
+    name = "reorders-results"
+
+    def convert(self, payload: Any, kind: str, source: str, target: str) -> Any:
+        if kind != "request" or source != "openai-chat" or not isinstance(payload, dict):
+            return payload
+        messages = list(payload.get("messages") or ())
+        start = 0
+        while start < len(messages):
+            end = start
+            while end < len(messages) and (messages[end] or {}).get("role") == "tool":
+                end += 1
+            if end - start >= 3:
+                messages[start:end] = messages[start:end][::-1]
+            start = end + 1
+        return {**payload, "messages": messages}
+
+
 class Raises(PassThrough):
     name = "raises"
 

@@ -19,10 +19,13 @@ def _options(timeout: float = 10.0) -> RunOptions:
 def test_a_faithful_pass_through_passes_every_rule_on_every_case() -> None:
     adapter = load_adapter(f"{ADAPTERS}:PassThrough")
     result = run_corpus(CORPUS, adapter, _options())
-    # Output equal to its input can only warn where the input itself does
-    # (SHOULD rules such as ordering.result_order on out-of-order results).
+    # Output equal to its input can only warn where the input itself does (a
+    # SHOULD payload rule). It changed no order: ordering.result_order holds it
+    # even on the client's out-of-order results (issue 27).
     bad = [v for v in result.verdicts if v.outcome not in ("pass", "warn")]
     assert bad == [], "\n".join(f"{v.item_id}: {v.message}" for v in bad)
+    kept = [v for v in result.verdicts if v.rule_code == "ordering.result_order"]
+    assert kept and {v.outcome for v in kept} == {"pass"}
     judged_rules = {v.rule_code for v in result.verdicts}
     assert "pairing.orphan_result" in judged_rules
     assert result.exit_code == 0

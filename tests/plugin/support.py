@@ -10,13 +10,15 @@ from toolwire.harness.corpus.loader import bundled_corpus_root
 
 ADAPTERS = "tests.engine.test_adapters"
 PASS = f"{ADAPTERS}:PassThrough"
+# The pass-through with one SHOULD finding on the tiny corpus (SHOULD_CASE).
+SHOULD_ADAPTER = f"{ADAPTERS}:ReordersResults"
 GARBAGE = f"{ADAPTERS}:ReturnsGarbage"
 # PassThrough that logs each conversion's worker and item (tests/plugin/recording.py).
 RECORDING = "tests.plugin.recording:Recording"
 RECORDING_LOG = "conversions.log"
 
-# The one case on which a faithful adapter gets a SHOULD verdict (results
-# out of order in the input itself).
+# The one case on which SHOULD_ADAPTER gets a SHOULD verdict: the only one with
+# three or more results of one turn (a faithful adapter gets none: issue 27).
 SHOULD_CASE = "parallel/results-out-of-order-openai"
 CASE_IDS = (
     "single-tool/weather-openai",

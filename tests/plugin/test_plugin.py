@@ -15,6 +15,7 @@ from tests.plugin.support import (
     GARBAGE,
     PASS,
     RECORDING,
+    SHOULD_ADAPTER,
     SHOULD_CASE,
     conversions_by_case,
     tiny_corpus,
@@ -136,7 +137,7 @@ def test_junitxml_has_one_testcase_per_case_and_carries_should_verdicts(
     assert failure is not None
     assert "schema.request" in (failure.get("message") or "")
     should = tw.path / "should.xml"
-    _run(tw, PASS, "-k", "results-out-of-order", f"--junitxml={should}")
+    _run(tw, SHOULD_ADAPTER, "-k", "results-out-of-order", f"--junitxml={should}")
     properties = [
         (p.get("name"), p.get("value") or "")
         for p in ElementTree.parse(should).getroot().iter("property")
@@ -153,23 +154,23 @@ def test_a_should_verdict_passes_under_warnings_as_errors_and_is_summarised(
     if how.startswith("filterwarnings"):
         tw.makeini(f"[pytest]\n{how}\n")
         extra = ()
-    result = _run(tw, PASS, "-rA", *extra)
+    result = _run(tw, SHOULD_ADAPTER, "-rA", *extra)
     result.assert_outcomes(passed=len(CASE_IDS))
     assert result.ret == 0
     result.stdout.fnmatch_lines(
         [
             "*= toolwire =*",
-            f"adapter pass-through 1 on {len(CASE_IDS)} cases: * verdicts",
+            f"adapter reorders-results 1 on {len(CASE_IDS)} cases: * verdicts",
             "* pass  1 warn*",
             "SHOULD verdicts (1; advice: they do not fail their cases):",
-            f"  {SHOULD_CASE}::ordering.result_order[[]pass-through[]]: the result at *",
+            f"  {SHOULD_CASE}::ordering.result_order[[]reorders-results[]]: the results of *",
         ]
     )
     # -rA shows the explanation in the item's own report section.
     result.stdout.fnmatch_lines(
         [
             "*- toolwire SHOULD verdicts -*",
-            "WARN *::ordering.result_order[[]pass-through[]] (SHOULD *",
+            "WARN *::ordering.result_order[[]reorders-results[]] (SHOULD *",
         ]
     )
     assert "warnings" not in result.parseoutcomes()
@@ -255,7 +256,7 @@ def test_the_session_lets_go_of_its_cases_and_verdicts_when_it_ends(
     # pytest collects garbage three times at the end: nothing of the run's is left to walk.
     tw.makeconftest(_RELEASE_CONFTEST)
     reports = tw.path / "reports"
-    result = _run(tw, PASS, "-n", workers, f"--toolwire-report-dir={reports}")
+    result = _run(tw, SHOULD_ADAPTER, "-n", workers, f"--toolwire-report-dir={reports}")
     assert result.ret == 0
     assert (tw.path / "kept.txt").read_text(encoding="utf-8") == "0"
     # ... after the report and the summary were written from them.

@@ -80,6 +80,8 @@ def test_the_variants_were_judged_by_the_rules_they_vary(bundled: Corpus) -> Non
             "fidelity.tool_choice",
         ),
         "StrictFalseSpelledOut": ("single-tool/weather-anthropic", "fidelity.tool_definitions"),
+        # Four results out of call order, put into call order: judged, and held.
+        "ResultsInCallOrder": ("parallel/results-out-of-order-openai", "ordering.result_order"),
     }
     for name, (case, rule) in judged.items():
         result = run(by_name[name](), bundled, only=Corpus(bundled.root, [bundled[case]]))

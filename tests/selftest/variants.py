@@ -354,6 +354,41 @@ class StrictFalseSpelledOut(VariantAdapter):
         return output
 
 
+class ResultsInCallOrder(VariantAdapter):
+    # ordering.result_order holds a converter that keeps the client's order of a
+    # turn's results (the reference does) or puts them into call order (this).
+    variation = "the tool results of each turn written in the order of the calls they answer"
+    varied = frozenset(d for d in REQUESTS if d[2] in (OPENAI, ANTHROPIC))
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        messages = output.get("messages") or []
+        for index, message in enumerate(messages):
+            if message.get("role") != "assistant":
+                continue
+            if direction[2] == ANTHROPIC:
+                calls = [b.get("id") for b in blocks(message) if b.get("type") == "tool_use"]
+                reply = messages[index + 1] if index + 1 < len(messages) else {}
+                content = reply.get("content")
+                if reply.get("role") == "user" and isinstance(content, list):
+                    results = [b for b in content if b.get("type") == "tool_result"]
+                    others = [b for b in content if b.get("type") != "tool_result"]
+                    results.sort(key=lambda b: _position(calls, b.get("tool_use_id")))
+                    reply["content"] = results + others
+            else:
+                calls = [c.get("id") for c in message.get("tool_calls") or ()]
+                end = index + 1
+                while end < len(messages) and messages[end].get("role") == "tool":
+                    end += 1
+                run_of_results = messages[index + 1 : end]
+                run_of_results.sort(key=lambda m: _position(calls, m.get("tool_call_id")))
+                messages[index + 1 : end] = run_of_results
+        return output
+
+
+def _position(calls: list[Any], call_id: Any) -> int:
+    return calls.index(call_id) if call_id in calls else len(calls)
+
+
 VARIANTS: tuple[type[VariantAdapter], ...] = (
     ReorderedKeys,
     ReformattedArguments,
@@ -369,4 +404,5 @@ VARIANTS: tuple[type[VariantAdapter], ...] = (
     ResponsesSequenceFromOffset,
     RestrictionReordered,
     StrictFalseSpelledOut,
+    ResultsInCallOrder,
 )
