@@ -29,10 +29,20 @@ ONE = "single-tool/weather-openai"
 BOUND = 60.0  # seconds any wait below may take before the test gives up
 
 
+# Starts toolwire with SIGINT at its default, as a terminal starts it. A test
+# session started as a background job of a non-interactive shell (`make test &`)
+# ignores SIGINT, every process it starts inherits that, and Python then leaves
+# SIGINT ignored: Ctrl-C could not reach toolwire, and S2 would hang until BOUND.
+_AS_FROM_A_TERMINAL = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'toolwire.harness', *sys.argv[1:]])"
+)
+
+
 def _start(*args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "TOOLWIRE_CMD_TIMEOUT": "600"}
     return subprocess.Popen(
-        [sys.executable, "-m", "toolwire.harness", *args],
+        [sys.executable, "-c", _AS_FROM_A_TERMINAL, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
