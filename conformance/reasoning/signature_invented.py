@@ -27,13 +27,13 @@ from dataclasses import dataclass
 
 from toolwire.conformance.context import (
     ConversionCheck,
-    ConversionUnderTest,
     RoundTripCheck,
     RoundTripUnderTest,
 )
 from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.presets import ANTHROPIC
 from toolwire.conformance.readings.reasoning_views import AssistantView
+from toolwire.conformance.reasoning import pairwise
 from toolwire.conformance.reasoning.carried import aligned_views, extra_reasoning
 from toolwire.conformance.rule import rejected, rule
 from toolwire.conformance.sources import ANTHROPIC_SIGNATURE_400, ANTHROPIC_THINKING
@@ -187,16 +187,6 @@ def check_signature_invented(
     return [item for s, o in judged for item in _judge_view(s, o)]
 
 
-def _conversion(conversion: ConversionUnderTest) -> list[Finding] | None:
-    if conversion.output.dialect != ANTHROPIC_MESSAGES:
-        return None
-    source = conversion.source.conversation or conversion.source.response
-    output = conversion.output.conversation or conversion.output.response
-    if source is None or output is None:
-        return None
-    return check_signature_invented(source, output)
-
-
 def _roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
     if roundtrip.returned.dialect != ANTHROPIC_MESSAGES:
         return None
@@ -207,5 +197,9 @@ def _roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:
     return check_signature_invented(original, returned)
 
 
-CONVERSION_CHECKS: dict[str, ConversionCheck] = {"reasoning.signature_invented": _conversion}
+CONVERSION_CHECKS: dict[str, ConversionCheck] = {
+    "reasoning.signature_invented": pairwise.conversion(
+        check_signature_invented, ANTHROPIC_MESSAGES
+    )
+}
 ROUNDTRIP_CHECKS: dict[str, RoundTripCheck] = {"reasoning.signature_invented": _roundtrip}
