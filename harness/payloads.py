@@ -165,6 +165,19 @@ def with_url_model(body: Any, uri: str) -> Any:
     return {"model": match.group(1), **body}
 
 
+def sent_back_from_gemini(output: Any, source: SourcePayload) -> Any:
+    """A Gemini request a converter made, as the return leg of a round trip
+    passes it on: with the source's model as ``model`` when the body has none.
+    A Gemini body never names the model (the URL does); a proxy calling back
+    knows it from the path, and the engine gives it in the body as it does
+    for Gemini cases (``with_url_model``)."""
+    conversation = source.under_test.conversation
+    model = conversation.model if conversation is not None else None
+    if source.kind != "request" or not isinstance(output, dict) or "model" in output:
+        return output
+    return output if not isinstance(model, str) else {"model": model, **output}
+
+
 def _raw_of(interaction: Interaction, kind: PayloadKind) -> Any:
     if kind == "request":
         return interaction.request_json() if interaction.request_body_text else None

@@ -106,6 +106,30 @@ class VerdictCollector:
     ) -> None:
         self.judge(checks, payload, payload.dialect, payload.profile, where)
 
+    def judge_returned_payload(
+        self,
+        returned: PayloadUnderTest,
+        source: PayloadUnderTest,
+        checks: Mapping[str, Callable[[PayloadUnderTest], list[Finding] | None]],
+        where: str,
+    ) -> None:
+        """The payload rules on what came back from a round trip, less the
+        findings the source itself gives: what the client sent is the
+        client's, and only what the converter added is the converter's."""
+
+        def added(check: Callable[[Any], list[Finding] | None]) -> Any:
+            def judged(subject: Any) -> list[Finding] | None:
+                found = check(subject)
+                if not found:
+                    return found
+                already = {(f.message, f.path) for f in check(source) or ()}
+                return [f for f in found if (f.message, f.path) not in already]
+
+            return judged
+
+        for code, check, level in _applicable(checks, returned.dialect, returned.profile):
+            self._judge_one(code, added(check), level, returned, returned.profile, where)
+
     def judge(
         self,
         checks: Mapping[str, Callable[[Any], list[Finding] | None]],
@@ -115,15 +139,25 @@ class VerdictCollector:
         where: str,
     ) -> None:
         for code, check, level in _applicable(checks, dialect, profile):
-            try:
-                found = check(subject)
-            except Exception as error:  # a crashing check is a harness bug: say so, go on
-                self._errors.append(
-                    Located(where, f"check {code} crashed: {describe_error(error)}", "")
-                )
-                continue
-            if found is None:
-                continue
+            self._judge_one(code, check, level, subject, profile, where)
+
+    def _judge_one(
+        self,
+        code: str,
+        check: Callable[[Any], list[Finding] | None],
+        level: Level,
+        subject: Any,
+        profile: str,
+        where: str,
+    ) -> None:
+        try:
+            found = check(subject)
+        except Exception as error:  # a crashing check is a harness bug: say so, go on
+            self._errors.append(
+                Located(where, f"check {code} crashed: {describe_error(error)}", "")
+            )
+            return
+        if found is not None:
             self._record(code, level, profile, where, found)
 
     def _record(

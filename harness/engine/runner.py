@@ -4,7 +4,9 @@ For each direction the adapter declares from the case's dialect, each payload
 of that kind is converted, read back by the target's codec, and judged:
 payload rules on the output (under the target profile), conversion rules
 against the source, and a round trip A->B->A where the adapter also has the
-reverse direction. Findings are gathered into one verdict per rule.
+reverse direction (what comes back is judged by the payload rules too, less
+what the source itself shows, and by the round-trip rules). Findings are
+gathered into one verdict per rule.
 
 Each case is isolated: an adapter that raises, hangs, exits or returns
 something that is not a JSON payload gives an ``error`` verdict with its
@@ -31,7 +33,8 @@ from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.timeout import CallTimedOut
 from toolwire.harness.engine.verdicts import Verdict
 from toolwire.harness.errors import ToolwireError
-from toolwire.harness.payloads import SourcePayload, case_payloads
+from toolwire.harness.model import GEMINI
+from toolwire.harness.payloads import SourcePayload, case_payloads, sent_back_from_gemini
 from toolwire.harness.wire_values import InputCopies, NotWireValue
 
 
@@ -122,10 +125,14 @@ def _judge_one(
     if not adapter.supports(reverse) or direction.source == direction.target:
         return
     back_where = f"{where}, and back"
-    returned_raw = call.convert(reverse, output_raw, back_where, interaction=number)
+    sent_back = (
+        sent_back_from_gemini(output_raw, source) if direction.target == GEMINI else output_raw
+    )
+    returned_raw = call.convert(reverse, sent_back, back_where, interaction=number)
     returned = read_output(reverse, returned_raw, case.profile, source, back_where, collector)
     if returned is None:
         return
+    collector.judge_returned_payload(returned, source.under_test, PAYLOAD_CHECKS, back_where)
     roundtrip = RoundTripUnderTest(source.under_test, returned, via=direction.target)
     collector.judge(ROUNDTRIP_CHECKS, roundtrip, case.dialect, case.profile, back_where)
 
