@@ -26,6 +26,7 @@ ANTHROPIC_PARALLEL = (
 # merged thinking blocks, or blocks another model produced), with the recorded 400s.
 ANTHROPIC_SIGNATURE_400 = "https://github.com/anthropics/anthropic-sdk-python/issues/1598"
 GEMINI_FUNCTION_CALLING = "https://ai.google.dev/gemini-api/docs/function-calling"
+GEMINI_GENERATION_CONFIG = "https://ai.google.dev/api/generate-content#generationconfig"
 GEMINI_THOUGHT_SIGNATURES = "https://ai.google.dev/gemini-api/docs/thought-signatures"
 # Gemini 400 "the number of function response parts is equal to the number of
 # function call parts of the function call turn" (gemini-2.5-pro).

@@ -226,6 +226,38 @@ def _roundtrip_subject(case: CaseView) -> bool:
     return opaque or parameters
 
 
+# Top-level request keys and Gemini generationConfig keys that hold a
+# generation setting (stop sequences, a token limit, sampling, structured output).
+_SETTING_KEYS = frozenset(
+    {
+        "stop",
+        "stop_sequences",
+        "max_tokens",
+        "max_completion_tokens",
+        "max_output_tokens",
+        "temperature",
+        "top_p",
+        "top_k",
+        "seed",
+        "response_format",
+        "reasoning_effort",
+        "text",
+        "reasoning",
+    }
+)
+_GEMINI_SETTING_KEYS = frozenset(
+    ["stopSequences", "maxOutputTokens", "temperature", "topP", "topK", "seed", "responseMimeType"]
+)
+
+
+def _sets_generation(conversation: Conversation) -> bool:
+    extra = conversation.extra
+    config = extra.get("generationConfig") or extra.get("generation_config") or {}
+    return any(extra.get(key) not in (None, []) for key in _SETTING_KEYS) or any(
+        config.get(key) not in (None, []) for key in _GEMINI_SETTING_KEYS
+    )
+
+
 Predicate = Callable[[CaseView], bool]
 
 EXERCISES: dict[str, Predicate] = {
@@ -274,6 +306,7 @@ EXERCISES: dict[str, Predicate] = {
     ),
     "fidelity.stop_reason": lambda c: bool(c.responses),
     "fidelity.usage": lambda c: any(r.usage is not None for r in c.responses),
+    "fidelity.parameters": lambda c: any(_sets_generation(r) for r in c.requests),
     "fidelity.empty_content": lambda c: bool(c.requests),
     "fidelity.roundtrip": _roundtrip_subject,
     "fidelity.stop_reason_content": lambda c: bool(c.responses),

@@ -18,6 +18,7 @@ from tests.selftest import (
     broken_blind,
     broken_choices,
     broken_gemini,
+    broken_parameters,
     broken_reasoning,
     broken_requests,
     broken_responses,
@@ -45,6 +46,7 @@ def _adapters() -> tuple[type[BrokenAdapter], ...]:
         broken_blind,
         broken_gemini,
         broken_choices,
+        broken_parameters,
     ):
         for value in vars(module).values():
             if (

@@ -212,6 +212,17 @@ class EmptyStopAdded(VariantAdapter):
         return output
 
 
+class SingleStopAsString(VariantAdapter):
+    variation = "one stop sequence written as a string (openai-chat stop: string or array)"
+    varied = frozenset(d for d in REQUESTS if d[2] == OPENAI)
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        stop = output.get("stop")
+        if isinstance(stop, list) and len(stop) == 1:
+            output["stop"] = stop[0]
+        return output
+
+
 # --- gemini ------------------------------------------------------------------
 # GeminiSignatureUrlSafe: every thoughtSignature written in unpadded base64url:
 # the same bytes (clients send signatures back so, and the API accepts it).
@@ -398,6 +409,7 @@ VARIANTS: tuple[type[VariantAdapter], ...] = (
     EmptyDefsAdded,
     RequiredEmptyAdded,
     EmptyStopAdded,
+    SingleStopAsString,
     GeminiSignatureUrlSafe,
     GeminiExplicitIds,
     ResponsesItemsSpelledOut,

@@ -9,6 +9,7 @@ openai-chat convention (the ``Error:`` marker, ``content: null``, ids).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from toolwire.harness.adapters.reference import from_gemini, to_anthropic, to_gemini, to_openai
 from toolwire.harness.adapters.reference.gemini_ids import join_id, split_id
@@ -32,7 +33,22 @@ def request_step(source: str, target: str) -> Callable[[Conversation], Conversat
         )
     if source == ANTHROPIC_MESSAGES:
         return to_gemini.conversation_to_gemini
-    return lambda c: to_gemini.conversation_to_gemini(to_anthropic.conversation_to_anthropic(c))
+    return lambda c: to_gemini.conversation_to_gemini(
+        _no_invented_limit(c, to_anthropic.conversation_to_anthropic(c))
+    )
+
+
+def _no_invented_limit(source: Conversation, via_anthropic: Conversation) -> Conversation:
+    """The step through Anthropic writes the ``max_tokens`` Anthropic requires
+    (a default when the source set none); Gemini requires none, so a default
+    the source never chose is not carried on (fidelity.parameters)."""
+    if any(
+        source.extra.get(key) is not None
+        for key in ("max_tokens", "max_completion_tokens", "max_output_tokens")
+    ):
+        return via_anthropic
+    extra = {k: v for k, v in via_anthropic.extra.items() if k != "max_tokens"}
+    return replace(via_anthropic, extra=extra)
 
 
 def response_step(source: str, target: str) -> Callable[[Response], Response]:
