@@ -82,6 +82,13 @@ def test_accuracy_gives_the_coverage_of_the_manifest(manifest: rq.Manifest) -> N
     accuracy = (ROOT / "docs" / "accuracy.md").read_text(encoding="utf-8")
     expected = rq.coverage_table(manifest).replace("](", "](requirements/")
     assert expected in accuracy
+    entries = [r for inventory in manifest.dialects for r in inventory.requirements]
+    stored = sum(1 for r in entries if r.checked and r.checked.startswith("https://"))
+    indexed = sum(1 for r in entries if r.checked and r.checked.startswith(rq.CODE_INDEX))
+    said = re.search(r"tools: (\d+) in a\s+stored page.*?\), (\d+) verbatim", accuracy, re.S)
+    assert said is not None
+    assert (int(said[1]), int(said[2])) == (stored, indexed)
+    assert re.search(rf"stream: {len(entries)}\s+requirements", accuracy)
 
 
 # --- the checks fail where they should -----------------------------------------
