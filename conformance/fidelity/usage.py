@@ -2,8 +2,15 @@
 
 fidelity.usage (SHOULD) compares input and output tokens. Anthropic's
 ``input_tokens`` excludes cached tokens while OpenAI's ``prompt_tokens``
-includes them, so a converter that adds or subtracts the cached counts the
-source reports keeps the meaning and is accepted.
+(and Responses' ``input_tokens``, Gemini's ``promptTokenCount``, DeepSeek's
+``prompt_tokens``) includes them, so a converter that adds or subtracts the
+cached counts the source reports keeps the meaning and is accepted; counting
+them twice is not. Tokens read from the cache are compared too where both
+dialects report them (``cache_read_input_tokens``,
+``prompt_tokens_details.cached_tokens``, ``input_tokens_details.cached_tokens``,
+``cachedContentTokenCount``, ``prompt_cache_hit_tokens``), and no count of
+the output may be negative (a sentinel such as ``-1`` for "unknown" is read
+by clients as a count; an unknown count is left out).
 """
 
 from __future__ import annotations
@@ -18,7 +25,9 @@ from toolwire.conformance.rule import rule
 from toolwire.conformance.sources import ANTHROPIC_DOCS, OPENAI_DOCS
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
+    DEEPSEEK_CHAT,
     GEMINI,
+    OPENAI_CHAT,
     OPENAI_RESPONSES,
     Response,
     Usage,
@@ -35,7 +44,11 @@ USAGE = rule(
         "Copy input and output token counts into the target's own fields: "
         "prompt_tokens<->input_tokens<->usageMetadata.promptTokenCount, "
         "completion_tokens<->output_tokens<->usageMetadata.candidatesTokenCount (Gemini's "
-        "thoughtsTokenCount counts as output too)."
+        "thoughtsTokenCount counts as output too). Carry the tokens read from the cache "
+        "(cache_read_input_tokens<->prompt_tokens_details.cached_tokens<->"
+        "cachedContentTokenCount) and count them once: inside the input count except for "
+        "Anthropic, whose input_tokens leaves them out. Leave an unknown count out; never "
+        "write a negative one."
     ),
 )
 
@@ -44,9 +57,10 @@ def check_usage(source: PayloadUnderTest, output: PayloadUnderTest) -> list[Find
     before, after = source.response, output.response
     if before is None or after is None:
         return None
+    negative = _negative_counts(after)
     usage = before.usage
     if usage is None or (usage.input_tokens is None and usage.output_tokens is None):
-        return None
+        return negative or None
     got = after.usage
     if got is None:
         return [
@@ -59,13 +73,56 @@ def check_usage(source: PayloadUnderTest, output: PayloadUnderTest) -> list[Find
                 actual=None,
             )
         ]
-    found = []
+    found = list(negative)
     accepted_inputs = _accepted_inputs(before, usage)
+    reads_beside = _cache_reads(after) if after.dialect == ANTHROPIC_MESSAGES else None
+    if reads_beside and before.dialect != ANTHROPIC_MESSAGES and usage.input_tokens is not None:
+        # Anthropic reports cache reads beside its input count: once they are
+        # reported there, the input count leaves them out (else they count twice).
+        accepted_inputs = {usage.input_tokens - reads_beside}
     if usage.input_tokens is not None and got.input_tokens not in accepted_inputs:
         found.append(_mismatch("input", before, after, sorted(accepted_inputs), got.input_tokens))
     if usage.output_tokens is not None and got.output_tokens != usage.output_tokens:
         found.append(_mismatch("output", before, after, [usage.output_tokens], got.output_tokens))
+    cache_reads = _cache_reads(before)
+    if cache_reads and after.dialect in CACHE_READS and _cache_reads(after) != cache_reads:
+        path = CACHE_READS[after.dialect][0]
+        found.append(
+            finding(
+                "fidelity.usage",
+                f"the source reports {cache_reads} tokens read from the cache; the output's "
+                f"{path} is {_cache_reads(after)}",
+                path,
+                expected=cache_reads,
+                actual=_cache_reads(after),
+            )
+        )
     return found
+
+
+# Where each dialect reports the input tokens read from a prompt cache (the
+# first path present; OpenAI-compatible servers such as GLM's use OpenAI's
+# field under the DeepSeek dialect).
+_CHAT_CACHE_READS = ("usage.prompt_tokens_details.cached_tokens", "usage.prompt_cache_hit_tokens")
+CACHE_READS: dict[str, tuple[str, ...]] = {
+    ANTHROPIC_MESSAGES: ("usage.cache_read_input_tokens",),
+    OPENAI_CHAT: _CHAT_CACHE_READS,
+    OPENAI_RESPONSES: ("usage.input_tokens_details.cached_tokens",),
+    GEMINI: ("usageMetadata.cachedContentTokenCount",),
+    DEEPSEEK_CHAT: _CHAT_CACHE_READS[::-1],
+}
+
+
+def _cache_reads(response: Response) -> int | None:
+    if response.usage is None:
+        return None
+    for path in CACHE_READS.get(response.dialect, ()):
+        value: Any = response.usage.raw
+        for key in path.split(".")[1:]:
+            value = value.get(key) if isinstance(value, Mapping) else None
+        if _is_count(value):
+            return int(value)
+    return None
 
 
 def _accepted_inputs(response: Response, usage: Usage) -> set[int]:
@@ -73,11 +130,45 @@ def _accepted_inputs(response: Response, usage: Usage) -> set[int]:
     base = usage.input_tokens
     raw = usage.raw
     if response.dialect == ANTHROPIC_MESSAGES:
-        cached = _int(raw, "cache_read_input_tokens") + _int(raw, "cache_creation_input_tokens")
-        return {base, base + cached}
-    details = raw.get("prompt_tokens_details")
-    cached = _int(details, "cached_tokens") if isinstance(details, Mapping) else 0
-    return {base, base - cached}
+        read, written = (
+            _int(raw, "cache_read_input_tokens"),
+            _int(raw, "cache_creation_input_tokens"),
+        )
+        # Chat has no field for the tokens written to the cache: a converter
+        # counts them in with the input (and they come back inside input_tokens).
+        return {base, base + read + written, base + written}
+    # Every other dialect counts the cached tokens inside its input count.
+    return {base, base - (_cache_reads(response) or 0)}
+
+
+def _negative_counts(response: Response) -> list[Finding]:
+    usage = response.usage
+    if usage is None:
+        return []
+    found = []
+    for path, value in _counts_in(usage.raw, _usage_object(response.dialect)):
+        if value < 0:
+            found.append(
+                finding(
+                    "fidelity.usage",
+                    f"{path} is {value}: a token count is never negative (leave an unknown "
+                    "count out rather than write a sentinel)",
+                    path,
+                    expected=None,
+                    actual=value,
+                )
+            )
+    return found
+
+
+def _counts_in(value: Any, path: str) -> list[tuple[str, int]]:
+    if isinstance(value, Mapping):
+        return [pair for key, item in value.items() for pair in _counts_in(item, f"{path}.{key}")]
+    return [(path, value)] if _is_count(value) else []
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _int(raw: Mapping[str, Any], key: str) -> int:

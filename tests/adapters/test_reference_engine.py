@@ -20,6 +20,9 @@ DECLINED = {
     # allowed_tools with two of three tools: Anthropic's tool_choice cannot restrict
     # to a subset (harness/adapters/reference/allowed_tools.py)
     "reasoning-replay/gpt5-mini-tools-plus-output-responses": "has no such restriction",
+    # stop sequences have no Responses API parameter: declined rather than dropped
+    "single-tool/settings-openai": "have no Responses API equivalent",
+    "single-tool/settings-anthropic": "have no Responses API equivalent",
 }
 # What gemini cannot say, declined toward it (docs/conventions.md, "Gemini"):
 # parallel calls disabled, strict tools mixed or forced, names outside its pattern.

@@ -281,11 +281,17 @@ def test_stop_with_calls_may_become_tool_use() -> None:
 def test_usage_that_survives_with_or_without_cached_tokens() -> None:
     usage = {"input_tokens": 100, "output_tokens": 7, "cache_read_input_tokens": 50}
     source = anthropic_response([{"type": "text", "text": "Hi."}], usage=usage)
+    cached = {"prompt_tokens_details": {"cached_tokens": 50}}
     for prompt in (100, 150):
         output = openai_response(
-            {"content": "Hi."}, usage={"prompt_tokens": prompt, "completion_tokens": 7}
+            {"content": "Hi."}, usage={"prompt_tokens": prompt, "completion_tokens": 7, **cached}
         )
         assert _check("fidelity.usage", source, output) == []
+    # The cache reads left out where the target reports them: one finding (issue 27).
+    output = openai_response(
+        {"content": "Hi."}, usage={"prompt_tokens": 150, "completion_tokens": 7}
+    )
+    assert "50 tokens read from the cache" in only(_check("fidelity.usage", source, output)).message
 
 
 def test_usage_dropped_or_changed() -> None:

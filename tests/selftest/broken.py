@@ -24,6 +24,7 @@ from tests.selftest import (
     broken_responses,
     broken_responses_api,
     broken_streams,
+    broken_usage,
     broken_vanish,
 )
 from tests.selftest.broken_base import BrokenAdapter
@@ -47,6 +48,7 @@ def _adapters() -> tuple[type[BrokenAdapter], ...]:
         broken_gemini,
         broken_choices,
         broken_parameters,
+        broken_usage,
     ):
         for value in vars(module).values():
             if (

@@ -223,6 +223,24 @@ class SingleStopAsString(VariantAdapter):
         return output
 
 
+class CacheHitsInOpenAIDetails(VariantAdapter):
+    variation = (
+        "DeepSeek cache hits written in OpenAI's prompt_tokens_details.cached_tokens, as "
+        "OpenAI-compatible servers (GLM) report them, instead of prompt_cache_hit_tokens"
+    )
+    varied = frozenset(d for d in DIRECTIONS if d[0] == "response" and d[2] == "deepseek-chat")
+
+    def vary(self, output: Any, direction: Triple) -> Any:
+        usage = output.get("usage") or {}
+        hits = usage.pop("prompt_cache_hit_tokens", None)
+        if hits:
+            usage.pop("prompt_cache_miss_tokens", None)
+            usage["prompt_tokens_details"] = {"cached_tokens": hits}
+        elif hits is not None:
+            usage["prompt_cache_hit_tokens"] = hits
+        return output
+
+
 # --- gemini ------------------------------------------------------------------
 # GeminiSignatureUrlSafe: every thoughtSignature written in unpadded base64url:
 # the same bytes (clients send signatures back so, and the API accepts it).
@@ -410,6 +428,7 @@ VARIANTS: tuple[type[VariantAdapter], ...] = (
     RequiredEmptyAdded,
     EmptyStopAdded,
     SingleStopAsString,
+    CacheHitsInOpenAIDetails,
     GeminiSignatureUrlSafe,
     GeminiExplicitIds,
     ResponsesItemsSpelledOut,

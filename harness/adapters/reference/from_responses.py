@@ -50,6 +50,7 @@ from toolwire.harness.adapters.reference.errors import ConversionError
 from toolwire.harness.adapters.reference.to_anthropic import arguments_object
 from toolwire.harness.adapters.reference.tools import EMPTY_INPUT_SCHEMA
 from toolwire.harness.adapters.reference.truncated import cut_off_call, is_cut_off
+from toolwire.harness.adapters.reference.usage import usage_responses_to_chat
 from toolwire.harness.dialects.openai_chat.common import canonical_stop
 from toolwire.harness.model import (
     OPENAI_CHAT,
@@ -67,7 +68,6 @@ from toolwire.harness.model import (
     ToolDef,
     ToolResult,
     Turn,
-    Usage,
 )
 
 _FINISH = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length"}
@@ -255,6 +255,6 @@ def response_to_chat(response: Response) -> Response:
         choices=(Choice(0, message, StopReason(finish, canonical_stop(finish))),),
         id=response.id,
         model=response.model,
-        usage=None if usage is None else Usage(usage.input_tokens, usage.output_tokens),
+        usage=usage_responses_to_chat(usage),
         extra={"object": "chat.completion", "created": created if isinstance(created, int) else 0},
     )

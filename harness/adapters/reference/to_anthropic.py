@@ -19,9 +19,10 @@ Requests (docs/conventions.md and WIRE.md 1.2):
 * tools, tool choice and parameters: ``tools.py`` and ``params.py``.
 
 Responses: one choice becomes the message; content as above; stop reason by
-``stop_reasons.py``; usage ``prompt_tokens`` -> ``input_tokens``,
-``completion_tokens`` -> ``output_tokens`` (0 when the source has no usage,
-because Anthropic's message always carries it).
+``stop_reasons.py``; usage ``prompt_tokens`` -> ``input_tokens`` less the
+cache reads, which go to ``cache_read_input_tokens``, ``completion_tokens``
+-> ``output_tokens`` (0 when the source has no usage, because Anthropic's
+message always carries it): ``usage.py``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from toolwire.harness.adapters.reference.stop_reasons import to_anthropic_stop
 from toolwire.harness.adapters.reference.thinking import anthropic_thinking_blocks
 from toolwire.harness.adapters.reference.tools import choice_to_anthropic, tools_to_anthropic
 from toolwire.harness.adapters.reference.truncated import cut_off_call, is_cut_off
+from toolwire.harness.adapters.reference.usage import usage_to_anthropic
 from toolwire.harness.model import (
     ANTHROPIC_MESSAGES,
     Block,
@@ -50,7 +52,6 @@ from toolwire.harness.model import (
     ToolCall,
     ToolResult,
     Turn,
-    Usage,
 )
 
 _SYSTEM_ROLES = ("system", "developer")
@@ -199,7 +200,6 @@ def response_to_anthropic(response: Response) -> Response:
         choice.message, "choices[0].message", cut_off=is_cut_off(choice.stop_reason)
     )
     has_calls = any(isinstance(b, ToolCall) for b in blocks)
-    usage = response.usage or Usage()
     return Response(
         dialect=ANTHROPIC_MESSAGES,
         choices=(
@@ -211,5 +211,5 @@ def response_to_anthropic(response: Response) -> Response:
         ),
         id=response.id,
         model=response.model,
-        usage=Usage(input_tokens=usage.input_tokens or 0, output_tokens=usage.output_tokens or 0),
+        usage=usage_to_anthropic(response.usage),
     )

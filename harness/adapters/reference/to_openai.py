@@ -49,6 +49,7 @@ from toolwire.harness.adapters.reference.thinking import (
 )
 from toolwire.harness.adapters.reference.tools import choice_to_openai, tools_to_openai
 from toolwire.harness.adapters.reference.truncated import cut_off_call, is_cut_off
+from toolwire.harness.adapters.reference.usage import usage_to_chat
 from toolwire.harness.model import (
     DEEPSEEK_CHAT,
     Block,
@@ -62,7 +63,6 @@ from toolwire.harness.model import (
     ToolCall,
     ToolResult,
     Turn,
-    Usage,
 )
 
 
@@ -232,6 +232,6 @@ def response_to_openai(response: Response, target: str) -> Response:
         ),
         id=response.id,
         model=response.model,
-        usage=None if usage is None else Usage(usage.input_tokens, usage.output_tokens),
+        usage=usage_to_chat(usage, target),
         extra={"object": "chat.completion", "created": 0},
     )

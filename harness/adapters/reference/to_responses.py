@@ -53,6 +53,7 @@ from toolwire.harness.adapters.base import UnsupportedConversion
 from toolwire.harness.adapters.reference.errors import ConversionError
 from toolwire.harness.adapters.reference.from_responses import rebuilt_call
 from toolwire.harness.adapters.reference.truncated import is_cut_off
+from toolwire.harness.adapters.reference.usage import usage_chat_to_responses
 from toolwire.harness.model import (
     OPENAI_RESPONSES,
     Block,
@@ -67,7 +68,6 @@ from toolwire.harness.model import (
     ToolDef,
     ToolResult,
     Turn,
-    Usage,
 )
 
 
@@ -213,7 +213,7 @@ def response_to_responses(response: Response) -> Response:
         choices=(Choice(0, message, stop),),
         id=response.id,
         model=response.model,
-        usage=None if usage is None else Usage(usage.input_tokens or 0, usage.output_tokens or 0),
+        usage=usage_chat_to_responses(usage),
         extra={
             "object": "response",
             "created_at": created if isinstance(created, int) else 0,
