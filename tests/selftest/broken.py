@@ -22,6 +22,7 @@ from tests.selftest import (
     broken_requests,
     broken_responses,
     broken_responses_api,
+    broken_results,
     broken_streams,
     broken_vanish,
 )
@@ -45,6 +46,7 @@ def _adapters() -> tuple[type[BrokenAdapter], ...]:
         broken_blind,
         broken_gemini,
         broken_choices,
+        broken_results,
     ):
         for value in vars(module).values():
             if (
