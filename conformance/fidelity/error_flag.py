@@ -15,7 +15,8 @@ which has ``is_error``, the marker alone leaves the flag lost, and the finding
 names it.
 
 Each source result is compared with the output's result for the same call,
-paired by id (the adapter's declared id mapping applies).
+paired by id (the adapter's declared id mapping applies), or by the call it
+answers where the ids do not pair them (readings.views.result_keys).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from toolwire.conformance.readings.conventions import (
     unwrapped,
 )
 from toolwire.conformance.readings.semantic import result_text
-from toolwire.conformance.readings.views import ResultRef, pair_up, result_refs
+from toolwire.conformance.readings.views import ResultRef, pair_up, result_keys, result_refs
 from toolwire.conformance.rule import means, rule
 from toolwire.conformance.sources import ANTHROPIC_TOOLS
 from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI
@@ -88,11 +89,9 @@ def check_error_flag(
     if not source_results:
         return None
     output_results = result_refs(output)
-    pairs = pair_up(
-        [r.result.call_id for r in source_results],
-        [r.result.call_id for r in output_results],
-        id_mapping,
-    )
+    # By id, or by the call each answers where ids do not pair them (a Gemini
+    # result without one, turns regrouped with new ids: readings.views.result_keys).
+    pairs = pair_up(*result_keys(source, output, id_mapping))
     if not any(source_results[i].is_error or output_results[j].is_error for i, j in pairs):
         # No failed result on either side (or no result left in the output:
         # pairing.unanswered_call's): no flag was at stake, so no verdict.

@@ -36,7 +36,12 @@ Each source result is compared with the output's result for the same call:
 paired by id, or, where a gemini side holds results without ids, by the call
 each answers (Gemini pairs those by name and order:
 readings.views.result_keys), so results left out of call order once their ids
-are gone are each compared with the result their call now gets.
+are gone are each compared with the result their call now gets. So are the
+results of turns regrouped (each parallel call in a turn of its own, its
+result after it) when the ids did not pair them, as on a round trip through
+Gemini: the grouping is ordering.parallel_calls_split's to judge, and a text
+that changed there is named with the regrouping ("the user messages
+(regrouped: 2 in the source, 3 here), taken together").
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.conformance.test_fidelity_corpus import openai_request
+from tests.conformance.test_fidelity_corpus import anthropic_request, openai_request
+from toolwire.conformance.fidelity.error_flag import check_error_flag
 from toolwire.conformance.fidelity.text import check_text
 
 
@@ -56,3 +57,63 @@ def test_changed_text_in_regrouped_turns_says_they_were_regrouped() -> None:
     assert "the user messages (regrouped: 2 in the source, 3 here), taken together" in (
         found[0].message
     )
+
+
+def test_the_error_flag_follows_the_result_of_the_same_call() -> None:
+    source = anthropic_request(
+        [
+            {"role": "user", "content": "Weather in Tokyo and Osaka?"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "tool_use", "id": f"toolu_{n}", "name": "w", "input": {}}
+                    for n in (1, 2)
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "toolu_2", "content": "Osaka: 18 C"},
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": "toolu_1",
+                        "content": "no station",
+                        "is_error": True,
+                    },
+                ],
+            },
+        ]
+    )
+    # Back from a trip that regrouped the turns and renamed the ids, in call order.
+    returned = anthropic_request(
+        [
+            {"role": "user", "content": "Weather in Tokyo and Osaka?"},
+            {"role": "assistant", "content": [_use("gm_1_0")]},
+            {"role": "user", "content": [_result("gm_1_0", "no station", True)]},
+            {"role": "assistant", "content": [_use("gm_3_0")]},
+            {"role": "user", "content": [_result("gm_3_0", "Osaka: 18 C", None)]},
+        ]
+    )
+    assert check_error_flag(source, returned) == []
+    assert check_text(source, returned) == []
+    flipped = anthropic_request(
+        [
+            {"role": "user", "content": "Weather in Tokyo and Osaka?"},
+            {"role": "assistant", "content": [_use("gm_1_0")]},
+            {"role": "user", "content": [_result("gm_1_0", "no station", None)]},
+            {"role": "assistant", "content": [_use("gm_3_0")]},
+            {"role": "user", "content": [_result("gm_3_0", "Osaka: 18 C", True)]},
+        ]
+    )
+    assert len(check_error_flag(source, flipped) or ()) == 2
+
+
+def _use(call_id: str) -> dict[str, Any]:
+    return {"type": "tool_use", "id": call_id, "name": "w", "input": {}}
+
+
+def _result(call_id: str, text: str, is_error: bool | None) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+    if is_error is not None:
+        block["is_error"] = is_error
+    return block
