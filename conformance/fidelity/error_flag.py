@@ -8,8 +8,15 @@ Gemini results are JSON objects: the ``Error:`` text under a one-key
 wrapper (``result``, ``content``...) says the failure too, as
 conformance/readings/result_objects.py explains.
 
+A converter's own marker around a failed result's text (a prefix line such
+as ``[is_error=true]``, or ``<error>...</error>``: conventions.failure_marker)
+marks it failed too, where the target has no flag; toward anthropic-messages,
+which has ``is_error``, the marker alone leaves the flag lost, and the finding
+names it.
+
 Each source result is compared with the output's result for the same call,
-paired by id (the adapter's declared id mapping applies).
+paired by id (the adapter's declared id mapping applies), or by the call it
+answers where the ids do not pair them (readings.views.result_keys).
 """
 
 from __future__ import annotations
@@ -26,9 +33,13 @@ from toolwire.conformance.fidelity import pairwise
 from toolwire.conformance.fidelity.result_names import result_label
 from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.presets import SHOULD_ON_OPENAI_FAMILY
-from toolwire.conformance.readings.conventions import result_is_error_by_convention, unwrapped
+from toolwire.conformance.readings.conventions import (
+    failure_marker,
+    result_is_error_by_convention,
+    unwrapped,
+)
 from toolwire.conformance.readings.semantic import result_text
-from toolwire.conformance.readings.views import ResultRef, pair_up, result_refs
+from toolwire.conformance.readings.views import ResultRef, pair_up, result_keys, result_refs
 from toolwire.conformance.rule import means, rule
 from toolwire.conformance.sources import ANTHROPIC_TOOLS
 from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI
@@ -78,11 +89,9 @@ def check_error_flag(
     if not source_results:
         return None
     output_results = result_refs(output)
-    pairs = pair_up(
-        [r.result.call_id for r in source_results],
-        [r.result.call_id for r in output_results],
-        id_mapping,
-    )
+    # By id, or by the call each answers where ids do not pair them (a Gemini
+    # result without one, turns regrouped with new ids: readings.views.result_keys).
+    pairs = pair_up(*result_keys(source, output, id_mapping))
     if not any(source_results[i].is_error or output_results[j].is_error for i, j in pairs):
         # No failed result on either side (or no result left in the output:
         # pairing.unanswered_call's): no flag was at stake, so no verdict.
@@ -102,6 +111,9 @@ def check_error_flag(
             source_results[i], output_results[j], through, output.dialect == GEMINI
         ):
             continue
+        marker = _own_marker(output_results[j], output.dialect == GEMINI) if was else None
+        if marker is not None and output.dialect != ANTHROPIC_MESSAGES:
+            continue  # marked failed by the converter's own marker, where no flag exists
         ref = output_results[j]
         how = {
             ANTHROPIC_MESSAGES: "is_error: true",
@@ -111,6 +123,11 @@ def check_error_flag(
         change = (
             f"failed in the source ({source_results[i].path}) but is not marked failed; "
             f"expected {how}"
+            + (
+                ""
+                if marker is None
+                else f" (its text carries {marker}, but the dialect has the flag itself)"
+            )
             if was
             else f"did not fail in the source ({source_results[i].path}) but is marked failed"
         )
@@ -148,6 +165,18 @@ def _failure_still_said(
         # A gemini result wrapping "Error: ..." under one key says it too.
         text = unwrapped(text)
     return result_is_error_by_convention(text)
+
+
+def _own_marker(output: ResultRef, objects: bool) -> str | None:
+    """The converter's own failure marker around the output's text
+    (conventions.failure_marker: a prefix line, an ``<error>`` element), named
+    for the verdict; None without one. Like the ``Error:`` marker it says the
+    failure where the target has no flag; fidelity.text judges the text it marks."""
+    text = result_text(output.result)
+    if objects:
+        text = unwrapped(text)
+    found = failure_marker(text)
+    return None if found is None else found[0]
 
 
 def _error_flag_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:

@@ -20,17 +20,28 @@ from gemini is compared as a JSON value: Gemini carries a result as a JSON objec
 object keeps what it says, and only its whitespace cannot survive.
 
 A failed result's ``Error:`` marker (the convention fidelity.error_flag reads)
-is not part of its text.
+is not part of its text. Nor is a converter's own marker around a result the
+source failed (a prefix line such as ``[is_error=true]``, or
+``<error>...</error>`` around the text: conventions.failure_marker); the same
+marker on a result that did not fail is text the model reads as a failure
+the tool never reported, and is named in the finding.
 
 Gemini results are JSON objects: a result is the same when it is the same
-JSON value, or the same text under a one-key wrapper (``result``,
-``content``...), as conformance/readings/result_objects.py explains.
+JSON value, the same text under a one-key wrapper (``result``,
+``content``...), or the value the text spells under such a wrapper
+(``{"output": [1, 2]}`` for ``[1, 2]``), as
+conformance/readings/result_objects.py explains.
 
 Each source result is compared with the output's result for the same call:
 paired by id, or, where a gemini side holds results without ids, by the call
 each answers (Gemini pairs those by name and order:
 readings.views.result_keys), so results left out of call order once their ids
-are gone are each compared with the result their call now gets.
+are gone are each compared with the result their call now gets. So are the
+results of turns regrouped (each parallel call in a turn of its own, its
+result after it) when the ids did not pair them, as on a round trip through
+Gemini: the grouping is ordering.parallel_calls_split's to judge, and a text
+that changed there is named with the regrouping ("the user messages
+(regrouped: 2 in the source, 3 here), taken together").
 """
 
 from __future__ import annotations
@@ -47,8 +58,13 @@ from toolwire.conformance.context import (
 from toolwire.conformance.fidelity import pairwise
 from toolwire.conformance.fidelity.result_names import result_label
 from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.readings.conventions import failure_marker, strip_error_mark
 from toolwire.conformance.readings.memo import by_identity
-from toolwire.conformance.readings.result_objects import readings, same_json
+from toolwire.conformance.readings.result_objects import (
+    readings,
+    same_enveloped_value,
+    same_json,
+)
 from toolwire.conformance.readings.semantic import SemMessage, SemText, result_text
 from toolwire.conformance.readings.text import same_text
 from toolwire.conformance.readings.views import (
@@ -215,9 +231,12 @@ def _compare_messages(source: Sequence[_Said], output: Sequence[_Said]) -> list[
         actual = tuple(p for s in output if s.role == role for p in s.pieces)
         if not same_text(expected, actual):
             path = next((s.path for s in output if s.role == role), "messages")
-            found.append(
-                _text_finding(f"the {role} messages, taken together,", path, expected, actual)
+            counts = (
+                sum(1 for s in source if s.role == role),
+                sum(1 for s in output if s.role == role),
             )
+            what = f"the {role} messages (regrouped: {counts[0]} in the source, {counts[1]} here)"
+            found.append(_text_finding(f"{what}, taken together,", path, expected, actual))
     return found
 
 
@@ -240,12 +259,50 @@ def _compare_results(
             # whitespace at the start of a failed result's text cannot be told
             # from the marker's own: " x" flagged and "Error:  x" say the same.
             expected, actual = _lstrip_first(expected), _lstrip_first(actual)
-        if not same_text(expected, actual) and not (
+        if same_text(expected, actual) or (
             objects and _same_as_objects(source[i], output[j], expected, actual)
         ):
-            what = _result_named(output[j], output_keys[j])
+            continue
+        what = _result_named(output[j], output_keys[j])
+        marked = failure_marker("".join(actual))
+        if marked is None or failure_marker("".join(expected)) is not None:
             found.append(_text_finding(what, output[j].path, tuple(expected), tuple(actual)))
+            continue
+        marker, inner = marked
+        unmarked = _lstrip_first([strip_error_mark(inner)])
+        if source[i].is_error and same_text(_lstrip_first(expected), unmarked):
+            continue  # a failed result, marked by the converter's own marker
+        found.append(
+            _marker_finding(what, output[j].path, (expected, actual), unmarked, marker, source[i])
+        )
     return found
+
+
+def _marker_finding(
+    what: str,
+    path: str,
+    texts: tuple[Sequence[str], Sequence[str]],
+    unmarked: Sequence[str],
+    marker: str,
+    source: ResultRef,
+) -> Finding:
+    """A result whose output text carries a failure marker (conventions.failure_marker)
+    and still differs: the marker added to a result that did not fail, or other
+    text changed beside it. ``texts``: the source's and the output's pieces."""
+    expected, actual = texts
+    left, right = "".join(expected), "".join(unmarked)
+    if not source.is_error:
+        added = f"{marker} was added, but the result did not fail in the source ({source.path})"
+        detail = added if same_text(expected, unmarked) else f"{added}, and {_detail(left, right)}"
+    else:
+        detail = f"besides {marker}, which marks the failure, {_detail(left, right)}"
+    return finding(
+        "fidelity.text",
+        f"{what} at {path} changed: {detail}",
+        path,
+        expected=left,
+        actual="".join(actual),
+    )
 
 
 def _result_named(result: ResultRef, key: str | None) -> str:
@@ -262,8 +319,10 @@ def _same_as_objects(
     source: ResultRef, output: ResultRef, expected: Sequence[str], actual: Sequence[str]
 ) -> bool:
     """Whether two results say the same once read as gemini result objects:
-    the same JSON value, or the same text with a one-key wrapper around it."""
-    if same_json(result_text(source.result), result_text(output.result)):
+    the same JSON value, the same text with a one-key wrapper around it, or
+    the source's JSON value under such a wrapper (``{"output": [1, 2]}``)."""
+    left, right = result_text(source.result), result_text(output.result)
+    if same_json(left, right) or same_enveloped_value(left, right):
         return True
     return any(
         same_text([left], [right])
@@ -278,19 +337,21 @@ def _lstrip_first(pieces: Sequence[str]) -> list[str]:
 
 def _text_finding(what: str, path: str, expected: Sequence[str], actual: Sequence[str]) -> Finding:
     left, right = "".join(expected), "".join(actual)
-    if not right and left:
-        detail = f"the text {short(left)} is lost"
-    elif not left:
-        detail = f"text {short(right)} appears that the source did not have"
-    else:
-        detail = first_difference(left, right)
     return finding(
         "fidelity.text",
-        f"{what} at {path} changed: {detail}",
+        f"{what} at {path} changed: {_detail(left, right)}",
         path,
         expected=left,
         actual=right,
     )
+
+
+def _detail(left: str, right: str) -> str:
+    if not right and left:
+        return f"the text {short(left)} is lost"
+    if not left:
+        return f"text {short(right)} appears that the source did not have"
+    return first_difference(left, right)
 
 
 def _text_roundtrip(roundtrip: RoundTripUnderTest) -> list[Finding] | None:

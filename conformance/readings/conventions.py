@@ -24,6 +24,16 @@ reach the other dialects as that JSON text (docs/conventions.md, "Gemini").
 openai-responses ``function_call_output`` has no flag either: the same marker
 applies to it.
 
+Converters also write their own failure markers around a failed result's
+text (docs/conventions.md, "Failure markers around the text"): a prefix
+line in brackets (``[is_error=true] <text>``, ``[tool_result
+is_error=true]\n<text>``, ``[proxy:error]\n<text>``) or the text inside
+``<error>...</error>``. ``failure_marker`` finds one. Unlike ``Error:``,
+these are never read as a failure on their own: tools return
+``<error>...</error>`` as their ordinary output, so a source's text that
+carries one is text. They are accepted only as the marking of a result the
+source itself failed (fidelity.text, fidelity.error_flag).
+
 Reasoning that only its provider can read (an openai-responses reasoning
 item's ``encrypted_content`` or ``rs_`` id, an Anthropic signature) cannot be
 carried into another provider's request (docs/conventions.md, "The Responses
@@ -60,6 +70,34 @@ def strip_error_mark(text: str) -> str:
         text = text[match.end() :].lstrip()
         match = _ERROR_MARK.match(text)
     return text
+
+
+# A bracketed prefix that says the result failed, alone on its line or
+# before the text: an optional label ("proxy:", "tool_result "), then
+# "is_error=true" (or ": true") or "error" / "tool error" / "tool_error".
+_PREFIX_MARK = re.compile(
+    r"\A\s*(\[(?:[\w.-]+[: ])?(?:is_error\s*[=:]\s*true|(?:tool[ _-]?)?error)\])"
+    r"(?:[ \t]*\r?\n|[ \t]+|\Z)",
+    re.IGNORECASE,
+)
+# The whole text inside <error>...</error> (or <tool_error>), attributes allowed.
+_WRAP_MARK = re.compile(
+    r"\A\s*<(error|tool_error)(?:\s[^<>]*)?>(.*)</\1>\s*\Z", re.IGNORECASE | re.DOTALL
+)
+
+
+def failure_marker(text: str) -> tuple[str, str] | None:
+    """``(the marker as a verdict names it, the text it marks)`` when
+    ``text`` is a prefix line or an ``<error>`` element around a text, else
+    None. Whitespace between the marker and the text is the marker's."""
+    prefix = _PREFIX_MARK.match(text)
+    if prefix:
+        return f"the prefix {prefix.group(1)!r}", text[prefix.end() :]
+    wrap = _WRAP_MARK.match(text)
+    if wrap:
+        tag = wrap.group(1)
+        return f"the <{tag}>…</{tag}> element around the text", wrap.group(2).strip()
+    return None
 
 
 def json_value(text: str) -> tuple[bool, Any]:

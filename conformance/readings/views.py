@@ -187,18 +187,23 @@ def result_keys(
     of its name (by name and order, docs/conventions.md): results out of call
     order then answer other calls than their ids said, and position would pair
     each with the wrong one. There every result is keyed by the source call it
-    answers (an output call pairs with a source call by id, else by position)."""
+    answers (an output call pairs with a source call by id, else by position).
+    So it is where the ids do not pair the results on their own (``_ids_pair``):
+    a converter that regroups the turns (each parallel call with its result)
+    and renames the ids keeps each text with its call, which position would
+    not see."""
     source_talk, output_talk = source.conversation, output.conversation
-    if (
-        source_talk is None
-        or output_talk is None
-        or not any(_id_less_gemini_result(side) for side in (source_talk, output_talk))
+    by_id = (
+        [r.result.call_id for r in result_refs(source)],
+        [r.result.call_id for r in result_refs(output)],
+        mapping,
+    )
+    if source_talk is None or output_talk is None:
+        return by_id
+    if not any(_id_less_gemini_result(side) for side in (source_talk, output_talk)) and (
+        _ids_pair(*by_id)
     ):
-        return (
-            [r.result.call_id for r in result_refs(source)],
-            [r.result.call_id for r in result_refs(output)],
-            mapping,
-        )
+        return by_id
     source_calls = timeline_of(source_talk).calls
     output_calls = timeline_of(output_talk).calls
     pairs = pair_up([s.call.id for s in source_calls], [s.call.id for s in output_calls], mapping)
@@ -207,6 +212,29 @@ def result_keys(
         _answered_keys(source_talk, {i: i for i in range(len(source_calls))}),
         _answered_keys(output_talk, onto_source),
         None,
+    )
+
+
+def _ids_pair(
+    source_keys: Sequence[str | None],
+    output_keys: Sequence[str | None],
+    mapping: Mapping[str, str] | None,
+) -> bool:
+    """Whether the results' ids alone pair them: each source id (through
+    ``mapping``) is unique and names exactly one output result. Where they do
+    not (ids rewritten on a round trip through a dialect that drops them,
+    turns regrouped as well), position would pair a result with another
+    call's: results are keyed by the call they answer instead."""
+    mapped = [mapping.get(k, k) if (mapping and k) else k for k in source_keys]
+    if mapped == list(output_keys) and _plain_keys(mapped):
+        return len(set(mapped)) == len(mapped) and None not in mapped
+    if not _plain_keys(mapped) or not _plain_keys(output_keys):
+        return True  # a hostile mapping: leave it to pair_up's general path
+    counts = Counter(output_keys)
+    return (
+        None not in mapped
+        and len(set(mapped)) == len(mapped)
+        and all(counts[key] == 1 for key in mapped)
     )
 
 

@@ -11,7 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolwire.conformance.readings.conventions import json_value, output_envelope, strip_error_mark
+from toolwire.conformance.readings.conventions import (
+    failure_marker,
+    json_value,
+    output_envelope,
+    strip_error_mark,
+)
+from toolwire.conformance.readings.result_objects import any_json, enveloped_value
 from toolwire.harness.dialects import get_codec
 from toolwire.harness.errors import ToolwireError
 from toolwire.harness.model import (
@@ -45,7 +51,7 @@ def conversation_key(
         _add(runs, "system", conversation.system, ordinals)
     keep_thinking = reasoning and dialect not in SIGNED_REASONING
     for turn in conversation.turns:
-        _add(runs, _role_class(turn.role), turn.blocks, ordinals, keep_thinking)
+        _add(runs, _role_class(turn.role), turn.blocks, ordinals, keep_thinking, dialect == GEMINI)
     for run in runs:
         if "results" in run:
             run["results"].sort(key=lambda result: result["for"] or 0)
@@ -69,6 +75,7 @@ def _add(
     blocks: Sequence[Block],
     ordinals: _Ordinals,
     keep_thinking: bool = True,
+    objects: bool = False,
 ) -> None:
     """Adds the blocks to the run of consecutive messages of ``role``."""
     if not runs or runs[-1]["role"] != role:
@@ -89,8 +96,11 @@ def _add(
             call = {"call": ordinals.call(block.id, block.name), "name": block.name}
             run.setdefault("calls", []).append({**call, "arguments": block.arguments})
         elif isinstance(block, ToolResult):
-            # docs/conventions.md: an "Error:" marker and an is_error flag say the same
-            value = _result_value(strip_error_mark(_text_of(block.content)))
+            # docs/conventions.md: an "Error:" marker and an is_error flag say the
+            # same, and so does a converter's own marker around the text
+            # ("[is_error=true]\n...", "<error>...</error>"): the rules judge it.
+            text = strip_error_mark(_unfolded(_unmarked(block.content)))
+            value = _result_value(text, objects)
             answered = ordinals.result(block.call_id, block.name)
             result = {"for": answered, "text": value}
             run.setdefault("results", []).append(result)
@@ -98,7 +108,13 @@ def _add(
             run.setdefault("opaque", []).append(block.type)
 
 
-def _result_value(text: str) -> Any:
+def _unmarked(blocks: Sequence[Block]) -> str:
+    text = "".join(b.text for b in blocks if isinstance(b, TextBlock))
+    marked = failure_marker(text)
+    return text if marked is None else marked[1]
+
+
+def _result_value(text: str, objects: bool = False) -> Any:
     """A result as its meaning, read as the rules read it (conformance/readings/conventions.py):
     JSON text is its value, and an output envelope (``{"output": ...}``,
     ``{"result": ...}``, ``{"content": ...}``: Gemini takes any object,
@@ -108,6 +124,16 @@ def _result_value(text: str) -> Any:
     inner = output_envelope(text)
     if inner is not None:
         text = strip_error_mark(_unfolded(inner))  # a marker inside the envelope
+    if objects:
+        # A Gemini envelope may hold the value the text spells ({"output": [1, 2]},
+        # {"output": 42}: conformance/readings/result_objects.py), so there a bare
+        # number is its value too. Elsewhere {"result": 42} is a text of its own.
+        wrapped, wrapped_value = enveloped_value(text)
+        if wrapped:
+            return wrapped_value
+        parsed, scalar = any_json(text)
+        if parsed and not isinstance(scalar, (str, dict, list)):
+            return scalar
     found, value = json_value(text)
     return value if found else text
 
@@ -144,10 +170,6 @@ class _Ordinals:
                 del self.open[index]
                 return ordinal
         return None
-
-
-def _text_of(blocks: Sequence[Block]) -> str:
-    return "".join(_unfolded(b.text) for b in blocks if isinstance(b, TextBlock))
 
 
 def _unfolded(text: str) -> str:

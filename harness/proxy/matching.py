@@ -36,7 +36,10 @@ Two matchers (docs/proxies.md "Matching"):
   was carried (string or parts), error flags, message boundaries, the order
   of results and where text sits between calls are left to the rules, which
   judge them with precise codes. A result's leading ``Error:`` marker is
-  ignored, as docs/conventions.md says. Reasoning is also left out of the
+  ignored, as docs/conventions.md says, and so is a converter's own marker
+  around the text (``[is_error=true]``, ``<error>...</error>``:
+  ``conventions.failure_marker``); toward gemini a result is its JSON value,
+  under an envelope or not (``{"output": [1, 2]}`` is ``[1, 2]``). Reasoning is also left out of the
   key when the proxy's front or back (not both) is openai-responses: requests
   across the Responses API carry none (docs/conventions.md). Paths compare
   from after their last version segment (``/v1/chat/completions`` equals

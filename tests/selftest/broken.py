@@ -23,6 +23,7 @@ from tests.selftest import (
     broken_requests,
     broken_responses,
     broken_responses_api,
+    broken_results,
     broken_streams,
     broken_usage,
     broken_vanish,
@@ -49,6 +50,7 @@ def _adapters() -> tuple[type[BrokenAdapter], ...]:
         broken_choices,
         broken_parameters,
         broken_usage,
+        broken_results,
     ):
         for value in vars(module).values():
             if (
