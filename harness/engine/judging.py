@@ -45,6 +45,7 @@ def read_output(
         )
     except WireFormatError as error:
         collector.unreadable_output(direction, raw, profile, where, error)
+        return None
     except ToolwireError as error:
         collector.error(where, f"the output could not be read: {error}")
         return None

@@ -28,8 +28,8 @@ from tests.selftest.broken_base import (
     messages_of,
     stream_chunks,
 )
-from tests.selftest.broken_reasoning import ReasoningDropped
-from tests.selftest.broken_requests import ResultsSplit
+from tests.selftest.broken_reasoning import ReasoningAndThinkingDropped, ReasoningDropped
+from tests.selftest.broken_requests import ResultsSplit, ResultsSplitForMergingTarget
 from tests.selftest.test_broken_adapters import run
 from toolwire.harness.adapters.reference import ReferenceAdapter
 from toolwire.harness.corpus.loader import Corpus, bundled_corpus_root, load_corpus
@@ -133,17 +133,6 @@ def test_the_reference_passes_the_truncated_streams(bundled: Corpus) -> None:
 # --- DeepSeek thinking mode ------------------------------------------------------
 
 
-class ThinkingToggleDropped(ReasoningDropped):
-    """Drops reasoning_content and the thinking toggle: the request then shows
-    no thinking mode (model as the source named it)."""
-
-    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
-        output = super().damage(output, payload, direction)
-        output.pop("thinking", None)
-        output["model"] = "deepseek-chat"
-        return output
-
-
 def _replay_verdicts(adapter: object, corpus: Corpus) -> list[Verdict]:
     result = run(adapter, corpus, only=_only(corpus, "thinking/tool-use-anthropic"))
     return [v for v in result.verdicts if v.rule_code == "reasoning.replay_missing"]
@@ -157,7 +146,7 @@ def test_replay_missing_is_a_must_where_the_request_shows_thinking(bundled: Corp
 
 
 def test_replay_missing_warns_where_the_request_does_not(bundled: Corpus) -> None:
-    verdicts = _replay_verdicts(ThinkingToggleDropped(), bundled)
+    verdicts = _replay_verdicts(ReasoningAndThinkingDropped(), bundled)
     assert [(v.outcome, v.level, v.profile) for v in verdicts] == [("warn", "SHOULD", "deepseek")]
     messages = " ".join(f.message for v in verdicts for f in v.findings)
     assert "does not show DeepSeek's thinking mode" in messages
@@ -166,7 +155,7 @@ def test_replay_missing_warns_where_the_request_does_not(bundled: Corpus) -> Non
 
 def test_a_chosen_profile_is_not_refined(bundled: Corpus) -> None:
     only = _only(bundled, "thinking/tool-use-anthropic")
-    result = run(ThinkingToggleDropped(), bundled, {DEEPSEEK: "deepseek-thinking"}, only)
+    result = run(ReasoningAndThinkingDropped(), bundled, {DEEPSEEK: "deepseek-thinking"}, only)
     verdicts = [v for v in result.verdicts if v.rule_code == "reasoning.replay_missing"]
     assert [(v.outcome, v.level) for v in verdicts] == [("fail", "MUST")]
 
@@ -186,7 +175,7 @@ def test_reference_replays_reasoning_under_thinking_mode(bundled: Corpus) -> Non
 
 
 def test_the_damage_really_removes_reasoning() -> None:
-    out = ThinkingToggleDropped().damage(
+    out = ReasoningAndThinkingDropped().damage(
         {
             "model": "deepseek-v4-pro",
             "thinking": {"type": "enabled"},
@@ -215,7 +204,7 @@ def test_split_results_fail_under_the_default_anthropic_profile(bundled: Corpus)
 
 
 def test_split_results_warn_under_anthropic_merging(bundled: Corpus) -> None:
-    verdicts = _split_verdicts({ANTHROPIC: "anthropic-merging"}, bundled)
+    verdicts = _split_verdicts(dict(ResultsSplitForMergingTarget.profiles), bundled)
     assert [(v.outcome, v.level) for v in verdicts] == [("warn", "SHOULD")]
 
 
