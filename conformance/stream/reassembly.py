@@ -14,7 +14,7 @@ defect, one verdict); the calls before it are compared as usual.
 
 from __future__ import annotations
 
-from toolwire.conformance.context import ConversionCheck, ConversionUnderTest, PayloadUnderTest
+from toolwire.conformance.context import ConversionCheck, ConversionUnderTest
 from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.readings.semantic import (
     SemCall,
@@ -27,8 +27,8 @@ from toolwire.conformance.readings.text import same_text
 from toolwire.conformance.readings.xml_values import preview, same_json
 from toolwire.conformance.rule import means, rule
 from toolwire.conformance.sources import ANTHROPIC_STREAM, OPENAI_STREAM
-from toolwire.harness.dialects.partial_json import cut_off_value
-from toolwire.harness.model import QWEN_XML, Response, ToolCall
+from toolwire.conformance.stream.applies import cut_last_call
+from toolwire.harness.model import QWEN_XML
 
 REASSEMBLY = rule(
     "stream.reassembly",
@@ -58,20 +58,6 @@ def _same_call(a: SemCall, b: SemCall) -> bool:
 
 def _texts(message: SemMessage) -> list[str]:
     return [piece.text for piece in message.of_type(SemText)]
-
-
-def _cut_last_call(source: PayloadUnderTest, response: Response) -> bool:
-    """The source stopped at the output limit while its last call was being
-    written: the anthropic reader noted the input cut off, or the call's
-    arguments text is the start of a JSON value cut short."""
-    if response.stop_reason.canonical != "max_tokens":
-        return False
-    if source.stream is not None and any(i.code == "input_cut_off" for i in source.stream.issues):
-        return True
-    calls = [block for block in response.message.blocks if isinstance(block, ToolCall)]
-    if not calls or calls[-1].raw_arguments is None:
-        return False
-    return cut_off_value(calls[-1].raw_arguments)[0]
 
 
 def _without_cut_call(
@@ -126,7 +112,7 @@ def check_reassembly(conversion: ConversionUnderTest) -> list[Finding] | None:
     if len(want_calls) != len(want.of_type(SemCall)) or len(got_calls) != len(got.of_type(SemCall)):
         return found
     kept_aside = False
-    if want_calls and _cut_last_call(source, source_response):
+    if want_calls and cut_last_call(source):
         kept = _without_cut_call(want_calls, got_calls)
         if kept is not None:
             want_calls, got_calls = kept

@@ -213,3 +213,30 @@ def test_the_reference_keeps_results_together(bundled: Corpus) -> None:
     result = run(ReferenceAdapter(), bundled, only=only)
     verdicts = [v for v in result.verdicts if v.rule_code == "ordering.parallel_results_split"]
     assert [v.outcome for v in verdicts] == ["pass"]
+
+
+class CutFragmentsForwardedAsCalls(BrokenAdapter):
+    """A proxy that forwards the cut fragments as they came and rewrites
+    'length' to 'tool_calls'."""
+
+    pass_through = frozenset({("stream", OPENAI, OPENAI)})
+    damaged = pass_through
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        for chunk in stream_chunks(output):
+            for choice in chunk.get("choices") or ():
+                if choice.get("finish_reason") == "length":
+                    choice["finish_reason"] = "tool_calls"
+        return output
+
+
+def test_known_double_verdict_of_a_rewritten_stop_over_forwarded_cut_fragments(
+    bundled: Corpus,
+) -> None:
+    # Still two verdicts for one defect (reported, not fixed): stream.partial_json
+    # is a payload rule and cannot see that the source was cut there. Remove
+    # partial_json from the expected set once it can (docs/accuracy.md).
+    case = "truncated-stream/mid-string-value-openai"
+    result = run(CutFragmentsForwardedAsCalls(), bundled, only=_only(bundled, case))
+    flagged = {code for (_, code) in _flagged(result.verdicts)}
+    assert flagged == {"fidelity.stop_reason", "stream.partial_json"}
