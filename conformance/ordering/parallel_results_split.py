@@ -55,6 +55,12 @@ PARALLEL_RESULTS_SPLIT = rule(
             'after"',
         ),
         rejected(
+            "https://github.com/agentscope-ai/agentscope/issues/1892",
+            "DeepSeek's Anthropic endpoint: two parallel results in two consecutive user "
+            'messages, 400 "tool_use ids were found without tool_result blocks immediately '
+            'after" (corpus case negative/ordering-parallel-results-split)',
+        ),
+        rejected(
             SPLIT_RESULTS_DEEPSEEK_ANTHROPIC_400,
             "DeepSeek V4 Flash on its Anthropic-format endpoint: results of one turn split "
             'over user messages, 400 "tool_use ids were found without tool_result blocks '
