@@ -56,9 +56,8 @@ PARALLEL_RESULTS_SPLIT = rule(
         ),
         rejected(
             "https://github.com/agentscope-ai/agentscope/issues/1892",
-            "DeepSeek's Anthropic endpoint: two parallel results in two consecutive user "
-            'messages, 400 "tool_use ids were found without tool_result blocks immediately '
-            'after" (corpus case negative/ordering-parallel-results-split)',
+            "DeepSeek's Anthropic endpoint: two parallel results in two user messages, 400 "
+            '"tool_use ids were found without tool_result blocks immediately after"',
         ),
         rejected(
             SPLIT_RESULTS_DEEPSEEK_ANTHROPIC_400,
