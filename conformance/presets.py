@@ -9,12 +9,20 @@ from toolwire.conformance.rule import Level
 SHOULD_ON_OPENAI_FAMILY: dict[str, Level | None] = {
     "openai": "SHOULD",
     "deepseek-thinking": "SHOULD",
+    "deepseek": "SHOULD",
     "deepseek-reasoner-legacy": "SHOULD",
     "qwen3-coder": "SHOULD",
     "openai-responses": "SHOULD",
 }
 # MUST only where the server does not merge same-role messages (anthropic-strict).
-STRICT_ONLY: dict[str, Level | None] = {"anthropic-strict": "MUST", "anthropic": "SHOULD"}
+STRICT_ONLY: dict[str, Level | None] = {
+    "anthropic-strict": "MUST",
+    "anthropic": "SHOULD",
+    "anthropic-merging": "SHOULD",
+}
+# SHOULD only where the target merges consecutive same-role messages before it
+# checks them (anthropic-merging); MUST on every other Anthropic-format target.
+LENIENT_WHERE_MERGED: dict[str, Level | None] = {"anthropic-merging": "SHOULD"}
 
 ANTHROPIC = "anthropic-messages"
 OPENAI_FAMILY = frozenset({"openai-chat", "deepseek-chat", "qwen-xml"})

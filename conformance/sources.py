@@ -55,3 +55,15 @@ UNANSWERED_OPENAI = "https://github.com/microsoft/promptflow/pull/3130"
 # The API reference's function tool (openai-python's FunctionToolParam.strict,
 # generated from the same spec, says the same).
 RESPONSES_FUNCTION_TOOL = "https://platform.openai.com/docs/api-reference/responses/create"
+# Anthropic's parallel tool use page: every tool_result of one assistant turn
+# goes in the next user message.
+ANTHROPIC_PARALLEL_TOOLS = (
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/parallel-tool-use"
+)
+# Recorded 400s "tool_use ids were found without tool_result blocks
+# immediately after" for results split over consecutive user messages: Claude
+# on Vertex AI (toolu_vrtx_ ids, through google-antigravity), DeepSeek's
+# Anthropic-format endpoint, and Anthropic's API.
+SPLIT_RESULTS_VERTEX_400 = "https://github.com/openclaw/clawhub/issues/151"
+SPLIT_RESULTS_DEEPSEEK_ANTHROPIC_400 = "https://github.com/OnesoftQwQ/opencode-go-copilot/pull/89"
+SPLIT_RESULTS_ANTHROPIC_400 = "https://github.com/rowboatlabs/rowboat/pull/378"

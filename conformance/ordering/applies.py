@@ -15,11 +15,14 @@ The payload rules divide the work so that one defect gives one code:
   when they are spread over several, ``result_not_adjacent`` when the first
   message after the call holds none of them), with the ``tool_result`` blocks
   first (``result_after_text``);
-* under the ``anthropic`` profile the API merges consecutive same-role
-  messages (WIRE.md 1.2), so the window is one message there and the merged
-  message is what ``result_after_text`` judges; ``role_alternation`` leaves
-  alone a repeated user message that holds results (the rules above say what
-  is wrong with it).
+* under the ``anthropic-merging`` profile the target merges consecutive
+  same-role messages before it checks them (WIRE.md 1.2), so the window is
+  one message there and the merged message is what ``result_after_text``
+  judges; under the default ``anthropic`` profile the results must be in the
+  first message after the call turn, as several real Anthropic-format
+  endpoints check them (docs/levels.md, "Split tool results toward
+  Anthropic"); ``role_alternation`` leaves alone a repeated user message that
+  holds results (the rules above say what is wrong with it).
 """
 
 from __future__ import annotations
@@ -32,9 +35,12 @@ from toolwire.conformance.readings.paths import block_path
 from toolwire.conformance.readings.timeline import CallTurn, ResultSite, call_turns, timeline_of
 from toolwire.harness.model import ANTHROPIC_MESSAGES, Conversation
 
-# Profiles whose server merges consecutive same-role messages into one turn:
-# Anthropic's own API documents it (https://docs.anthropic.com/en/api/messages).
-MERGING_PROFILES = frozenset({"anthropic"})
+# Profiles whose server merges consecutive same-role messages into one turn
+# before it checks the results: Anthropic's Messages API reference says its API
+# merges (https://docs.anthropic.com/en/api/messages), but Vertex AI and
+# DeepSeek's Anthropic endpoint answer 400 to results split that way, so the
+# default ``anthropic`` profile does not count on it (docs/levels.md).
+MERGING_PROFILES = frozenset({"anthropic-merging"})
 
 
 def answers(conversation: Conversation, call_turn: CallTurn) -> list[ResultSite]:

@@ -86,7 +86,9 @@ NOT_CARRIED = rule(
 )
 
 
-REPLAY_PROFILES = frozenset({"anthropic", "anthropic-strict", "deepseek-thinking"})
+REPLAY_PROFILES = frozenset(
+    {"anthropic", "anthropic-merging", "anthropic-strict", "deepseek-thinking"}
+)
 REPLAY_DIALECTS = frozenset({ANTHROPIC_MESSAGES, DEEPSEEK_CHAT})
 
 

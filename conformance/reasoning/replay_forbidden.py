@@ -24,7 +24,11 @@ REPLAY_FORBIDDEN = rule(
     "For the legacy deepseek-reasoner, no reasoning_content is sent back in the input.",
     DEEPSEEK_REASONER,
     dialects=frozenset({"deepseek-chat"}),
-    profile_levels={"deepseek-reasoner-legacy": "MUST", "deepseek-thinking": None},
+    profile_levels={
+        "deepseek-reasoner-legacy": "MUST",
+        "deepseek-thinking": None,
+        "deepseek": None,
+    },
     evidence=(
         documented(
             DEEPSEEK_REASONER,

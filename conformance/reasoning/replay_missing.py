@@ -5,6 +5,13 @@
   (https://api-docs.deepseek.com/guides/thinking_mode; pydantic-ai's real
   DeepSeek recording sends ``reasoning_content: ""`` and is accepted).
 
+MUST under ``deepseek-thinking``: a request that shows thinking mode
+(``thinking: {"type": "enabled"}``, or a model DeepSeek documents as thinking
+by default; ``conformance/profiles.py``). A request that does not show it is
+judged under ``deepseek``, at SHOULD: the finding says what thinking mode
+would do with it, and its fix does not press ``""`` on a history with no
+reasoning, a value reports disagree on (docs/conventions.md).
+
 Judged on a request on its own, and on a conversion whose output is a
 deepseek-chat request (the source's reasoning of a tool-call stretch reaches
 it). Apart from altered.py because it reads one provider's replay field, not
@@ -15,6 +22,7 @@ from __future__ import annotations
 
 from toolwire.conformance.context import ConversionCheck, PayloadCheck, PayloadUnderTest
 from toolwire.conformance.findings import Finding, finding
+from toolwire.conformance.profiles import UNSHOWN_THINKING_PROFILE
 from toolwire.conformance.readings.paths import turn_path
 from toolwire.conformance.readings.reasoning_views import assistant_views, thinking_pairs
 from toolwire.conformance.readings.timeline import timeline_of
@@ -33,6 +41,7 @@ REPLAY_MISSING = rule(
     dialects=frozenset({"deepseek-chat"}),
     profile_levels={
         "deepseek-thinking": "MUST",
+        "deepseek": "SHOULD",
         "deepseek-reasoner-legacy": None,
         "openai": None,
     },
@@ -49,8 +58,10 @@ REPLAY_MISSING = rule(
     ),
     fix=(
         "Toward DeepSeek in thinking mode, send `reasoning_content` back on every assistant "
-        'message of a stretch with tool calls: the thinking text of the source, or `""` '
-        "where the source had none."
+        "message of a stretch with tool calls: the thinking text of the source. Where the "
+        'source had none, `""` is what accepted requests carry, though reports on DeepSeek '
+        "V4 disagree about it (docs/conventions.md). A request that does not run thinking "
+        "mode needs none of this."
     ),
 )
 
@@ -65,8 +76,18 @@ def _has_replay_field(turn: Turn) -> bool:
     )
 
 
-def check_replay_missing(conversation: Conversation) -> list[Finding]:
-    """Every assistant message of a stretch with tool calls carries reasoning_content."""
+def _not_shown(conversation: Conversation) -> str:
+    """Why the request is not read as thinking mode, for a SHOULD message."""
+    toggle = conversation.extra.get("thinking")
+    model = f"model {conversation.model!r}" if conversation.model else "no model"
+    setting = "thinking disabled" if toggle is not None else "no thinking setting"
+    return f"{setting}, {model} not documented as thinking by default"
+
+
+def check_replay_missing(conversation: Conversation, shown: bool = True) -> list[Finding]:
+    """Every assistant message of a stretch with tool calls carries reasoning_content.
+    ``shown``: the request runs thinking mode; otherwise the finding says what
+    thinking mode would do."""
     found = []
     for view in assistant_views(conversation):
         if not view.tool_stretch:
@@ -75,12 +96,22 @@ def check_replay_missing(conversation: Conversation) -> list[Finding]:
             if _has_replay_field(turn):
                 continue
             state = "is null" if turn.extra.get(REPLAY_FIELD, 0) is None else "is missing"
+            message = (
+                f"{turn_path(index)} is an assistant message of a stretch with tool calls, "
+                f"but its reasoning_content {state} (send back the text the model returned, "
+                '"" when it was empty)'
+            )
+            if not shown:
+                message = (
+                    f"{turn_path(index)} is an assistant message of a stretch with tool calls "
+                    f"and its reasoning_content {state}: this request does not show DeepSeek's "
+                    f"thinking mode ({_not_shown(conversation)}), but under thinking mode the "
+                    "API answers 400 to such a history"
+                )
             found.append(
                 finding(
                     "reasoning.replay_missing",
-                    f"{turn_path(index)} is an assistant message of a stretch with tool calls, "
-                    f"but its reasoning_content {state} (send back the text the model returned, "
-                    '"" when it was empty)',
+                    message,
                     turn_path(index),
                     expected="reasoning_content",
                     actual=None,
@@ -140,7 +171,7 @@ def _replay_missing_payload(payload: PayloadUnderTest) -> list[Finding] | None:
         return None
     if not any(v.tool_stretch for v in assistant_views(conversation)):
         return None
-    return check_replay_missing(conversation)
+    return check_replay_missing(conversation, payload.profile != UNSHOWN_THINKING_PROFILE)
 
 
 PAYLOAD_CHECKS: dict[str, PayloadCheck] = {"reasoning.replay_missing": _replay_missing_payload}

@@ -24,6 +24,11 @@ end-of-stream events that then never come. Shape problems of one event
 One problem repeated through a stream (the same issue code on many events)
 is one finding that says how many times and where it first and last showed.
 
+A call the output limit cut off (``cut_last_call``): the last call of a
+response that stopped at the limit while writing it. Whether the client
+learns of the cut is fidelity.stop_reason's to judge in a conversion;
+stream.reassembly leaves a withheld cut call to it (one defect, one verdict).
+
 Elsewhere: ``reassembly.py`` (the conversion rule stream.reassembly),
 ``readings/stream_calls.py`` (the streamed calls and the event that started each).
 """
@@ -35,7 +40,15 @@ from collections.abc import Callable
 from toolwire.conformance.context import PayloadCheck, PayloadUnderTest
 from toolwire.conformance.findings import Finding
 from toolwire.conformance.readings.stream_calls import calls_of
-from toolwire.harness.model import ANTHROPIC_MESSAGES, GEMINI, OPENAI_RESPONSES, StreamTranscript
+from toolwire.harness.dialects.partial_json import cut_off_value
+from toolwire.harness.model import (
+    ANTHROPIC_MESSAGES,
+    GEMINI,
+    OPENAI_RESPONSES,
+    Response,
+    StreamTranscript,
+    ToolCall,
+)
 
 
 def stream_family(stream: StreamTranscript) -> str:
@@ -67,3 +80,22 @@ def stream_with_calls(
 
 def _has_calls(stream: StreamTranscript) -> bool:
     return bool(calls_of(stream))
+
+
+def cut_prefix(call: ToolCall) -> bool:
+    """The call's arguments text is the start of one JSON value cut short."""
+    return call.raw_arguments is not None and cut_off_value(call.raw_arguments)[0]
+
+
+def cut_last_call(payload: PayloadUnderTest) -> bool:
+    """The response stopped at the output limit while its last call was being
+    written: the anthropic reader noted the input cut off, or the call's
+    arguments text is a JSON prefix cut short."""
+    response = payload.response
+    if not isinstance(response, Response) or response.stop_reason.canonical != "max_tokens":
+        return False
+    stream = payload.stream
+    if stream is not None and any(issue.code == "input_cut_off" for issue in stream.issues):
+        return True
+    calls = [block for block in response.message.blocks if isinstance(block, ToolCall)]
+    return bool(calls) and cut_prefix(calls[-1])

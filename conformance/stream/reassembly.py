@@ -3,6 +3,13 @@
 A conversion rule, unlike the payload rules (``event_order.py`` and its
 siblings) that read one stream's grammar: it compares the text and tool calls
 of the source's and the output's reassembled messages.
+
+A source that stopped at the output limit (``max_tokens``, ``length``,
+``MAX_TOKENS``, ``incomplete``) in the middle of its last call: a converter
+may forward that cut call (compared like the others: what the SDKs keep of
+it) or withhold it. Either keeps what the client can use, and whether the client
+learns that the answer was cut is fidelity.stop_reason's to judge (one
+defect, one verdict); the calls before it are compared as usual.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from toolwire.conformance.readings.text import same_text
 from toolwire.conformance.readings.xml_values import preview, same_json
 from toolwire.conformance.rule import means, rule
 from toolwire.conformance.sources import ANTHROPIC_STREAM, OPENAI_STREAM
+from toolwire.conformance.stream.applies import cut_last_call
 from toolwire.harness.model import QWEN_XML
 
 REASSEMBLY = rule(
@@ -50,6 +58,18 @@ def _same_call(a: SemCall, b: SemCall) -> bool:
 
 def _texts(message: SemMessage) -> list[str]:
     return [piece.text for piece in message.of_type(SemText)]
+
+
+def _without_cut_call(
+    want: list[SemCall], got: list[SemCall]
+) -> tuple[list[SemCall], list[SemCall]] | None:
+    """The calls to compare when the source's last call was cut and the output
+    withheld it: the ones before it. None otherwise (a forwarded cut call is
+    compared like the rest: what the SDKs keep of it must not change)."""
+    before = want[:-1]
+    if len(got) == len(before):
+        return before, got
+    return None
 
 
 def check_reassembly(conversion: ConversionUnderTest) -> list[Finding] | None:
@@ -91,6 +111,12 @@ def check_reassembly(conversion: ConversionUnderTest) -> list[Finding] | None:
     got_calls = [c for c in got.of_type(SemCall) if c.arguments_error is None]
     if len(want_calls) != len(want.of_type(SemCall)) or len(got_calls) != len(got.of_type(SemCall)):
         return found
+    kept_aside = False
+    if want_calls and cut_last_call(source):
+        kept = _without_cut_call(want_calls, got_calls)
+        if kept is not None:
+            want_calls, got_calls = kept
+            kept_aside = True
     if len(want_calls) != len(got_calls) or not all(
         _same_call(a, b) for a, b in zip(want_calls, got_calls, strict=False)
     ):
@@ -98,7 +124,8 @@ def check_reassembly(conversion: ConversionUnderTest) -> list[Finding] | None:
             finding(
                 "stream.reassembly",
                 f"the source stream reassembles to {len(want_calls)} tool call(s); the output's "
-                f"{len(got_calls)} differ in number, name or arguments",
+                f"{len(got_calls)} differ in number, name or arguments"
+                + (" (the call the output limit cut off aside)" if kept_aside else ""),
                 path,
                 expected=[_call_view(c) for c in want_calls],
                 actual=[_call_view(c) for c in got_calls],

@@ -49,7 +49,12 @@ from toolwire.harness.corpus.case import Case
 from toolwire.harness.engine.adapter_errors import describe_adapter_error
 from toolwire.harness.engine.calls import AdapterCall, CallOutcome
 from toolwire.harness.engine.collect import VerdictCollector
-from toolwire.harness.engine.judging import expect_mapping, read_output, target_profile
+from toolwire.harness.engine.judging import (
+    chosen_profile,
+    expect_mapping,
+    read_output,
+    target_profile,
+)
 from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.timeout import CallTimedOut, call_with_timeout
 from toolwire.harness.engine.verdicts import Verdict
@@ -277,14 +282,15 @@ def _judge_conversion(
     collector: VerdictCollector,
 ) -> None:
     profile = target_profile(case, direction.target, options)
-    output = read_output(direction, output_raw, profile, source, where, collector)
+    chosen = chosen_profile(direction.target, options)
+    output = read_output(direction, output_raw, profile, source, where, collector, chosen)
     if output is None:
         return
     collector.judge_payload(output, PAYLOAD_CHECKS, where)
     conversion = ConversionUnderTest(
         source=source.under_test, output=output, expected=expected, expect=expect_mapping(case)
     )
-    collector.judge(CONVERSION_CHECKS, conversion, direction.target, profile, where)
+    collector.judge(CONVERSION_CHECKS, conversion, direction.target, output.profile, where)
 
 
 def _source_at(case: Case, kind: PayloadKind, interaction: int) -> SourcePayload | None:

@@ -4,15 +4,22 @@ The pieces both ``runner`` (one payload per ``convert`` call) and
 ``exchange`` (both legs of a proxy's exchange) need: the profile an output
 is judged under, reading the output back with the target's codec, and the
 case's ``expect:`` block as the conversion rules read it.
+
+The profile: the one the run was given for the target (``--profile``), else
+the case's (or its twin's, or the dialect's default), which a request output
+may refine (``conformance.profiles.request_profile``: a deepseek-chat request
+that does not show thinking mode is judged under ``deepseek``). A profile
+given for the run is never refined.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from toolwire.conformance.context import PayloadUnderTest
-from toolwire.conformance.profiles import DEFAULT_PROFILE
+from toolwire.conformance.profiles import DEFAULT_PROFILE, request_profile
 from toolwire.harness.adapters.base import Direction
 from toolwire.harness.corpus.case import Case
 from toolwire.harness.engine.collect import VerdictCollector
@@ -28,16 +35,29 @@ def read_output(
     source: SourcePayload,
     where: str,
     collector: VerdictCollector,
+    chosen: bool = False,
 ) -> PayloadUnderTest | None:
+    """The output read back, under ``profile`` (refined from the request unless
+    ``chosen``: given for the run)."""
     try:
-        return parse_payload(
+        payload = parse_payload(
             direction.target, direction.kind, raw, profile, source.under_test.tools, where
         )
     except WireFormatError as error:
         collector.unreadable_output(direction, raw, profile, where, error)
+        return None
     except ToolwireError as error:
         collector.error(where, f"the output could not be read: {error}")
-    return None
+        return None
+    if chosen or direction.kind != "request":
+        return payload
+    refined = request_profile(direction.target, profile, raw)
+    return payload if refined == profile else replace(payload, profile=refined)
+
+
+def chosen_profile(target: str, options: RunOptions) -> bool:
+    """A profile for ``target`` was given for the run (never refined)."""
+    return target in options.profiles
 
 
 def target_profile(case: Case, target: str, options: RunOptions) -> str:

@@ -28,7 +28,12 @@ from toolwire.harness.engine.calls import AdapterCall, CallOutcome, OnCall
 from toolwire.harness.engine.case_thread import CaseBudget, JudgeAbandoned, judge_on_own_thread
 from toolwire.harness.engine.collect import VerdictCollector, describe_error
 from toolwire.harness.engine.exchange import run_exchanges
-from toolwire.harness.engine.judging import expect_mapping, read_output, target_profile
+from toolwire.harness.engine.judging import (
+    chosen_profile,
+    expect_mapping,
+    read_output,
+    target_profile,
+)
 from toolwire.harness.engine.options import RunOptions
 from toolwire.harness.engine.timeout import CallTimedOut
 from toolwire.harness.engine.verdicts import Verdict
@@ -109,7 +114,8 @@ def _judge_one(
     call = _Call(adapter, budget, copies, collector, options.on_call)
     number = source.interaction + 1
     output_raw = call.convert(direction, source.raw, where, request, number)
-    output = read_output(direction, output_raw, profile, source, where, collector)
+    chosen = chosen_profile(direction.target, options)
+    output = read_output(direction, output_raw, profile, source, where, collector, chosen)
     if output is None:
         return
     collector.judge_payload(output, PAYLOAD_CHECKS, where)
@@ -120,7 +126,7 @@ def _judge_one(
         expect=expect_mapping(case),
         id_mapping=call.declared_ids(direction, source, where),
     )
-    collector.judge(CONVERSION_CHECKS, conversion, direction.target, profile, where)
+    collector.judge(CONVERSION_CHECKS, conversion, direction.target, output.profile, where)
     reverse = Direction(direction.kind, direction.target, direction.source)
     if not adapter.supports(reverse) or direction.source == direction.target:
         return
@@ -134,7 +140,7 @@ def _judge_one(
         return
     collector.judge_returned_payload(returned, source.under_test, PAYLOAD_CHECKS, back_where)
     roundtrip = RoundTripUnderTest(source.under_test, returned, via=direction.target)
-    collector.judge(ROUNDTRIP_CHECKS, roundtrip, case.dialect, case.profile, back_where)
+    collector.judge(ROUNDTRIP_CHECKS, roundtrip, case.dialect, returned.profile, back_where)
 
 
 @dataclass(frozen=True)

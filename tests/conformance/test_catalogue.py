@@ -36,10 +36,20 @@ def test_profile_levels_name_known_profiles_only() -> None:
     assert all(name in PROFILES for name in DEFAULT_PROFILE.values())
 
 
-def test_splitting_results_is_must_only_for_strict_anthropic_servers() -> None:
+def test_splitting_results_is_should_only_where_the_target_merges() -> None:
+    # Vertex AI, DeepSeek's Anthropic endpoint and Anthropic's API have answered
+    # 400 to split results: MUST by default (docs/levels.md).
     rule = get_rule("ordering.parallel_results_split")
     assert rule.level_for("anthropic-strict") == "MUST"
-    assert rule.level_for("anthropic") == "SHOULD"
+    assert rule.level_for("anthropic") == "MUST"
+    assert rule.level_for("anthropic-merging") == "SHOULD"
+
+
+def test_replay_missing_is_a_should_where_the_request_shows_no_thinking_mode() -> None:
+    rule = get_rule("reasoning.replay_missing")
+    assert rule.level_for("deepseek-thinking") == "MUST"
+    assert rule.level_for("deepseek") == "SHOULD"
+    assert get_rule("reasoning.replay_forbidden").level_for("deepseek") is None
 
 
 def test_reasoning_replay_is_out_of_scope_for_the_legacy_reasoner() -> None:

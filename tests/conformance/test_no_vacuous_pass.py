@@ -261,7 +261,7 @@ def test_results_under_a_merging_profile_cannot_be_misplaced() -> None:
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a"}]},
     ]
     body = {"model": "m", "max_tokens": 10, "messages": messages}
-    merging = parse_payload("anthropic-messages", "request", body, "anthropic")
+    merging = parse_payload("anthropic-messages", "request", body, "anthropic-merging")
     strict = parse_payload("anthropic-messages", "request", body, "anthropic-strict")
     check = PAYLOAD_CHECKS["ordering.result_not_adjacent"]
     assert check(merging) is None  # the API merges the window: nothing to misplace

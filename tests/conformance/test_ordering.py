@@ -118,8 +118,8 @@ def test_anthropic_results_not_in_the_next_message_under_the_strict_profile() ->
     found = only(_check("ordering.result_not_adjacent", strict))
     assert found.path == "messages[3].content[0]"
     assert payload_codes(strict) == {"ordering.result_not_adjacent"}
-    # Anthropic's API merges the two user messages: the text then precedes the result.
-    merged = anthropic_request(messages, "anthropic")
+    # A target that merges the two user messages: the text then precedes the result.
+    merged = anthropic_request(messages, "anthropic-merging")
     assert payload_codes(merged) == {"ordering.result_after_text"}
 
 
@@ -182,10 +182,16 @@ def test_results_split_over_two_user_messages() -> None:
     assert must_codes(strict) == {"ordering.parallel_results_split"}
 
 
-def test_a_split_is_only_a_warning_where_the_api_merges() -> None:
-    lenient = anthropic_request(_SPLIT, "anthropic")
+def test_a_split_is_only_a_warning_where_the_target_merges() -> None:
+    lenient = anthropic_request(_SPLIT, "anthropic-merging")
     assert payload_codes(lenient) == {"ordering.parallel_results_split"}
     assert must_codes(lenient) == set()
+
+
+def test_a_split_fails_under_the_default_anthropic_profile() -> None:
+    # Vertex AI, DeepSeek's Anthropic endpoint and Anthropic's API answered 400.
+    default = anthropic_request(_SPLIT, "anthropic")
+    assert must_codes(default) == {"ordering.parallel_results_split"}
 
 
 def test_all_results_in_one_user_message_are_not_split() -> None:

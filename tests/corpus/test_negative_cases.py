@@ -145,8 +145,13 @@ def _case(case_id: str) -> Case:
 
 
 def test_split_results_are_only_a_should_where_the_server_merges_them() -> None:
-    merged = lint_case(_case("negative/ordering-parallel-results-split"), profile="anthropic")
+    case = _case("negative/ordering-parallel-results-split")
+    merged = lint_case(case, profile="anthropic-merging")
     assert {v.level for v in merged if v.code == "ordering.parallel_results_split"} == {"SHOULD"}
+    # The default profile: Vertex AI, DeepSeek's Anthropic endpoint and
+    # Anthropic's API answered 400 to such a split (docs/levels.md).
+    default = lint_case(case, profile="anthropic")
+    assert {v.level for v in default if v.code == "ordering.parallel_results_split"} == {"MUST"}
 
 
 def test_replayed_reasoning_is_only_refused_by_the_legacy_reasoner() -> None:

@@ -32,6 +32,25 @@ class ReasoningDropped(BrokenAdapter):
         return output
 
 
+class ReasoningAndThinkingDropped(BrokenAdapter):
+    """Drops reasoning_content and the thinking toggle toward DeepSeek, naming
+    the non-thinking model: the request then runs no thinking mode, so the
+    replay requirement is a warning saying what thinking mode would do
+    (judged under the ``deepseek`` profile)."""
+
+    breaks = "reasoning.replay_missing"
+    defect = "drops reasoning_content and the thinking toggle, names deepseek-chat"
+    damaged = TO_DEEPSEEK
+    shows_on = ("thinking/tool-use-anthropic",)
+
+    def damage(self, output: Any, payload: Any, direction: Triple) -> Any:
+        for message in messages_of(output, "assistant"):
+            message.pop("reasoning_content", None)
+        output.pop("thinking", None)
+        output["model"] = "deepseek-chat"
+        return output
+
+
 class ReasoningSummarised(BrokenAdapter):
     breaks = "reasoning.altered"
     defect = "sends DeepSeek the first sentence of the reasoning instead of the whole text"

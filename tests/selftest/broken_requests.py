@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from tests.selftest.broken_base import (
     ANTHROPIC,
@@ -158,6 +159,13 @@ class ResultsSplit(BrokenAdapter):
                 split.append(message)
         output["messages"] = split
         return output
+
+
+class ResultsSplitForMergingTarget(ResultsSplit):
+    """The same split, judged for a target that merges consecutive user
+    messages before it checks them: a warning there, not a failure."""
+
+    profiles: ClassVar[Mapping[str, str]] = {ANTHROPIC: "anthropic-merging"}
 
 
 class AssistantSplit(BrokenAdapter):

@@ -36,8 +36,9 @@ RICH_SCHEMA_CASE = PATCHES["rich-schema"].case_id
 FOUND: dict[str, dict[str, str]] = {
     "naive-a": {
         "ordering.system_placement": "mixed-text/text-then-call-openai",
-        # A SHOULD under the default `anthropic` profile (the API merges
-        # consecutive user messages): a warning; a failure under anthropic-strict.
+        # A MUST under the default `anthropic` profile (Vertex AI, DeepSeek's
+        # Anthropic endpoint and Anthropic's API answered 400 to split results);
+        # a warning only under anthropic-merging (docs/levels.md).
         "ordering.parallel_results_split": "parallel/two-cities-openai",
         # Corpus gap: no bundled case sets tool_choice; shown on a test-local case.
         "fidelity.tool_choice": TOOL_CHOICE_CASE,

@@ -12,13 +12,14 @@ import re
 import pytest
 
 from tests.selftest.broken_base import BrokenAdapter
+from tests.selftest.broken_reasoning import ReasoningAndThinkingDropped
 from tests.selftest.broken_requests import (
     AssistantSplit,
     CallsReversed,
     ErrorFlagLost,
     IdsRewritten,
     ResultsReordered,
-    ResultsSplit,
+    ResultsSplitForMergingTarget,
 )
 from tests.selftest.broken_responses import UsageDropped
 from tests.selftest.reach import focused
@@ -32,7 +33,8 @@ SHOULD_DEFECTS = (
     ErrorFlagLost,
     IdsRewritten,
     ResultsReordered,
-    ResultsSplit,
+    ResultsSplitForMergingTarget,
+    ReasoningAndThinkingDropped,
     UsageDropped,
 )
 
@@ -45,7 +47,8 @@ def bundled() -> Corpus:
 @pytest.mark.parametrize("adapter", SHOULD_DEFECTS, ids=lambda adapter: adapter.name)
 def test_a_warning_does_not_say_must(adapter: type[BrokenAdapter], bundled: Corpus) -> None:
     broken = adapter()
-    result = run(broken, bundled, only=focused(broken, bundled))  # what it reaches (reach.py)
+    # What it reaches (reach.py), under the profiles it names.
+    result = run(broken, bundled, adapter.profiles, only=focused(broken, bundled))
     warnings = [v for v in result.verdicts if v.outcome == "warn"]
     assert any(v.rule_code == adapter.breaks for v in warnings), "the defect gave no warning"
     saying_must = [
