@@ -31,6 +31,7 @@ from toolwire.harness.model import DIALECTS, PayloadKind
 from toolwire.harness.payloads import events_to_wire, parse_payload
 from toolwire.harness.redaction import redact
 from toolwire.harness.sse import parse_sse
+from toolwire.harness.stream_forms import chunk_array_events, json_lines_events, stream_events
 
 
 class LintInputError(ToolwireError):
@@ -39,8 +40,10 @@ class LintInputError(ToolwireError):
 
 ACCEPTED_FORMATS = (
     "toolwire lint reads: a JSON request or response body; an event stream (SSE `data:` "
-    "lines); a JSON list of events; JSON lines (one stream chunk object per line); "
-    "a vcrpy cassette (YAML or JSON)"
+    "lines); a JSON list of events; a JSON array of stream chunks (Gemini's "
+    "streamGenerateContent without ?alt=sse); JSON lines (one stream chunk object per line); "
+    "a vcrpy cassette (YAML or JSON, bodies as text, bytes or parsed_body); a HAR 1.2 file "
+    "(docs/lint.md)"
 )
 
 
@@ -111,44 +114,18 @@ def lint_report(
 def _json_document(text: str, source: str) -> Any:
     """A JSON value, or the events of a JSON-lines chunk capture."""
     try:
-        return json_text.loads(text)
+        value = json_text.loads(text)
     except json.JSONDecodeError as error:
-        chunks = _json_lines(text)
+        chunks = json_lines_events(text)
         if chunks is not None:
-            return chunks
+            return events_to_wire(chunks)
         raise LintInputError(
             f"{source}: not valid JSON ({error.msg}, line {error.lineno})", hint=ACCEPTED_FORMATS
         ) from None
     except RecursionError:
         raise LintInputError(f"{source}: JSON nested deeper than toolwire can read") from None
-
-
-def _json_lines(text: str) -> list[dict[str, Any]] | None:
-    """Stream events from one chunk object per line; None when the text is not that.
-
-    An Anthropic chunk names its event in ``type`` (the SSE event name is the
-    same); an OpenAI chunk has no event name. A capture of chunk objects holds
-    no transport, so OpenAI's ``data: [DONE]`` terminator, which is SSE text
-    and not a chunk, is supplied after the last chunk rather than reported
-    missing.
-    """
-    lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) < 2:
-        return None
-    events: list[dict[str, Any]] = []
-    chunk: Any = None
-    for line in lines:
-        try:
-            chunk = json_text.loads(line)
-        except (json.JSONDecodeError, RecursionError):
-            return None
-        if not isinstance(chunk, dict):
-            return None
-        kind = chunk.get("type")
-        events.append({"event": kind if isinstance(kind, str) else None, "data": chunk})
-    if "choices" in chunk:  # the last chunk is OpenAI's
-        events.append({"event": None, "data": "[DONE]"})
-    return events
+    chunks = chunk_array_events(value)  # Gemini's streamGenerateContent without ?alt=sse
+    return events_to_wire(chunks) if chunks is not None else value
 
 
 def _check_choices(dialect: str | None, profile: str | None) -> None:
@@ -317,7 +294,19 @@ def _recorded_answer(interaction: Mapping[str, Any], label: str) -> tuple[Payloa
     content_type = " ".join(map(str, found_type if isinstance(found_type, list) else [found_type]))
     if "text/event-stream" in content_type:
         return "stream", events_to_wire(parse_sse(text))
+    # Gemini's streamGenerateContent without ?alt=sse answers a JSON array of
+    # chunks as application/json; a capture may keep a chunk per line.
+    events = stream_events(text) if not _one_json_object(text) else None
+    if events:
+        return "stream", events_to_wire(events)
     return "response", _json_body(text, where)
+
+
+def _one_json_object(text: str) -> bool:
+    try:
+        return isinstance(json_text.loads(text), dict)
+    except (json.JSONDecodeError, RecursionError):
+        return False
 
 
 def _glimpse(value: Any) -> str:

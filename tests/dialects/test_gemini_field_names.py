@@ -118,3 +118,36 @@ def test_json_schema_name_maps_keep_their_names() -> None:
         "$defs": {"linked_list_node": {"type": "object"}},
     }
     assert camel_case_fields(schema) == schema
+
+
+def test_a_null_field_is_an_absent_one_but_null_data_stays() -> None:
+    from toolwire.harness.dialects.gemini.field_names import nulls_dropped
+
+    body = {
+        "contents": [
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {"x": None}}}]}
+        ],
+        "tools": [{"functionDeclarations": [{"name": "f", "description": None}]}],
+        "generationConfig": None,
+    }
+    assert nulls_dropped(body) == {
+        "contents": [
+            {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {"x": None}}}]}
+        ],
+        "tools": [{"functionDeclarations": [{"name": "f"}]}],
+    }
+
+
+def test_a_declaration_with_a_null_description_fits_the_schema() -> None:
+    """As llm-gemini sends it, and the Gemini API accepted (proto3 JSON: null is absent)."""
+    from toolwire.harness.schemas import validate_payload
+
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        "tools": [{"functionDeclarations": [{"name": "f", "description": None}]}],
+    }
+    assert validate_payload("gemini", "request", body) == []
+    body["tools"][0]["functionDeclarations"][0]["description"] = 7  # type: ignore[index]
+    assert [v.path for v in validate_payload("gemini", "request", body)] == [
+        "tools[0].functionDeclarations[0].description"
+    ]
