@@ -62,6 +62,24 @@ PENDING_VERDICTS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# MUST verdicts on real traffic that are true: the client changed what it
+# replayed. Keyed by the cassette (the recordings' stem before ``__NNN``).
+REAL_DEFECTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "pydantic-ai__test_openai_responses_phase_streamed_on_part_start": (
+        "the model returned 'I\u2019ll check ... \u201cPotatoLand.\u201d' (curly quotes, "
+        "in output_text.done and output_item.done alike); the next request replays it with "
+        "straight quotes: the text sent back is not the text returned",
+        ("replay.assistant_altered",),
+    ),
+    "pydantic-ai__test_openai_responses_stream": (
+        "the streamed function_call had call_id 'call_kL0P...' and item id 'fc_67e5...'; the "
+        "next request replays the call (and its output) with call_id 'fc_67e5...': the client "
+        "sent back the item id as the call id",
+        ("replay.assistant_altered",),
+    ),
+}
+
+
 def shared_dir() -> Path:
     override = os.environ.get("TOOLWIRE_SHARED")
     return Path(override) if override else PROJECT_ROOT.parent / "shared"
