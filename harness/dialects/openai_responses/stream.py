@@ -8,6 +8,8 @@ events (``response.content_part.added`` / ``.done``,
 ``response.output_text.delta`` / ``.done``,
 ``response.function_call_arguments.delta`` / ``.done``,
 ``response.reasoning_summary_part.*``, ``response.reasoning_summary_text.*``,
+``response.reasoning_text.delta`` / ``.done`` (raw reasoning, a reasoning
+item's ``content`` of ``reasoning_text`` parts, by ``content_index``),
 each naming ``item_id`` and ``output_index``, text events also
 ``content_index`` / ``summary_index``) and ``response.output_item.done``;
 last ``response.completed``, ``response.incomplete`` or ``response.failed``
@@ -71,6 +73,7 @@ class _Item:
         self.item = dict(item)
         self.texts: dict[int, str] = {}
         self.summaries: dict[int, str] = {}
+        self.reasonings: dict[int, str] = {}  # reasoning_text parts by content_index
         self.arguments = ""
         self.parts: set[int] = set()
         self.done: dict[str, Any] | None = None
@@ -87,8 +90,14 @@ class _Item:
             item["content"] = [{"text": self.texts[i]} for i in sorted(self.texts)]
         elif kind == "function_call":
             item["arguments"] = self.arguments or item.get("arguments", "")
-        elif kind == "reasoning" and self.summaries:
-            item["summary"] = [{"text": self.summaries[i]} for i in sorted(self.summaries)]
+        elif kind == "reasoning":
+            if self.summaries:
+                item["summary"] = [{"text": self.summaries[i]} for i in sorted(self.summaries)]
+            if self.reasonings:
+                item["content"] = [
+                    {"type": "reasoning_text", "text": self.reasonings[i]}
+                    for i in sorted(self.reasonings)
+                ]
         return item
 
 
@@ -285,6 +294,20 @@ class _Reassembler:
             index = _int(data.get("summary_index"))
             state.summaries[index] = state.summaries.get(index, "") + delta
 
+    def reasoning_delta(self, data: Mapping[str, Any]) -> None:
+        state = self.item_for(data)
+        delta = data.get("delta")
+        if state is not None and isinstance(delta, str):
+            index = _int(data.get("content_index"))
+            state.reasonings[index] = state.reasonings.get(index, "") + delta
+
+    def reasoning_done(self, data: Mapping[str, Any]) -> None:
+        state = self.item_for(data)
+        text = data.get("text")
+        index = _int(data.get("content_index"))
+        if state is not None and isinstance(text, str) and index not in state.reasonings:
+            state.reasonings[index] = text  # a stream that sent no deltas
+
     def arguments_delta(self, data: Mapping[str, Any]) -> None:
         state = self.item_for(data)
         delta = data.get("delta")
@@ -401,6 +424,8 @@ _HANDLERS: dict[str, Callable[[_Reassembler, Mapping[str, Any]], Any]] = {
     "response.reasoning_summary_part.added": lambda self, data: self.item_for(data),
     "response.reasoning_summary_part.done": lambda self, data: self.item_for(data),
     "response.reasoning_summary_text.done": lambda self, data: self.item_for(data),
+    "response.reasoning_text.delta": _Reassembler.reasoning_delta,
+    "response.reasoning_text.done": _Reassembler.reasoning_done,
     "response.completed": _Reassembler.ended,
     "response.incomplete": _Reassembler.ended,
     "response.failed": _Reassembler.ended,
