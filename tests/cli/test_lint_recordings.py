@@ -14,6 +14,14 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from tests.support.real_transcripts import (
+    PENDING_VERDICTS,
+    REAL_DEFECTS,
+    RealTranscript,
+    by_cassette,
+    load_real_transcripts,
+    with_requests,
+)
 from toolwire.harness.cli.main import cli
 from toolwire.harness.corpus.foreign import read_foreign_cassette
 from toolwire.harness.lint.check import LintInputError, lint_report
@@ -165,3 +173,56 @@ def test_a_har_file_is_read_as_the_cassette_it_holds(
     path.write_text(text)
     exchanges, _ = read_foreign_cassette(path)  # corpus add reads it the same way
     assert [json.loads(e.response_body)["id"] for e in exchanges] == ["resp_1"]
+
+
+def _real_cassettes() -> list[Any]:
+    try:
+        transcripts = load_real_transcripts()
+    except pytest.skip.Exception:
+        return []
+    groups = by_cassette(with_requests(transcripts))  # response-only captures are no cassette
+    return [pytest.param(items, id=f"{repo}:{path}") for (repo, path), items in groups.items()]
+
+
+_CONTENT_TYPES = {"sse": "text/event-stream", "json-array": "application/json"}
+
+
+def _recorded(transcript: RealTranscript) -> dict[str, Any]:
+    """One interaction as its suite recorded it: pydantic-ai keeps parsed_body."""
+    parsed = transcript.source[0].endswith("pydantic-ai")
+    request: dict[str, Any] = {"method": "POST", "uri": transcript.uri, "headers": {}}
+    request["parsed_body" if parsed else "body"] = (
+        transcript.request_body if parsed else json.dumps(transcript.request_body)
+    )
+    response: dict[str, Any] = {"status": {"code": transcript.status_code, "message": ""}}
+    if transcript.kind == "stream":
+        kind = _CONTENT_TYPES.get(transcript.stream_format or "sse", "text/plain")
+        response.update(headers={"content-type": [kind]}, body={"string": transcript.wire_text()})
+    elif parsed:
+        response.update(headers={"content-type": ["application/json"]})
+        response["parsed_body"] = transcript.response_body
+    else:
+        response.update(headers={"content-type": ["application/json"]})
+        response["body"] = {"string": json.dumps(transcript.response_body)}
+    return {"request": request, "response": response}
+
+
+@pytest.mark.parametrize("transcripts", _real_cassettes())
+def test_every_real_cassette_lints_whole(transcripts: list[RealTranscript]) -> None:
+    """Each upstream cassette, rebuilt in its suite's own form, reads whole; its
+    MUST verdicts are only those listed (pending false ones, and true ones)."""
+    text = yaml.safe_dump({"version": 1, "interactions": [_recorded(t) for t in transcripts]})
+    report = lint_report(text, "cassette.yaml")
+    assert len(report.dialects) == len(transcripts)
+    # Any server speaking DeepSeek's reasoning_content is read as deepseek-chat.
+    bodies = [[t.request_body, t.response_body, t.sse_events] for t in transcripts]
+    deepseek = '"reasoning_content"' in json.dumps(bodies)
+    expected_dialects = [
+        "deepseek-chat" if deepseek and t.dialect == "openai-chat" else t.dialect
+        for t in transcripts
+    ]
+    assert [c.dialect for _, c in report.dialects] == expected_dialects
+    expected = {code for t in transcripts for code in PENDING_VERDICTS.get(t.name, ("", ()))[1]}
+    stem = transcripts[0].name.rsplit("__", 1)[0]
+    expected |= set(REAL_DEFECTS.get(stem, ("", ()))[1])
+    assert {v.code for v in report.violations if v.level == "MUST"} == expected

@@ -107,6 +107,8 @@ class RealTranscript:
     folder: str = FOLDERS[0]
     stream_format: str | None = None  # one of STREAM_FORMATS for a stream
     uri: str | None = None
+    source: tuple[str, str] = ("", "")  # (source_repo, path) of the cassette upstream
+    interaction_index: int = 0  # its place in that cassette
 
     def sse_text(self) -> str:
         """The stream as an event stream (events re-serialised as SSE).
@@ -149,6 +151,14 @@ def load_real_transcripts(folders: tuple[str, ...] = FOLDERS) -> list[RealTransc
     return [transcript for folder in present for transcript in _read_all(folder)]
 
 
+def by_cassette(transcripts: list[RealTranscript]) -> dict[tuple[str, str], list[RealTranscript]]:
+    """The recordings grouped by the upstream cassette they come from, in its order."""
+    groups: dict[tuple[str, str], list[RealTranscript]] = {}
+    for transcript in transcripts:
+        groups.setdefault(transcript.source, []).append(transcript)
+    return {k: sorted(v, key=lambda t: t.interaction_index) for k, v in groups.items()}
+
+
 def with_requests(transcripts: list[RealTranscript]) -> list[RealTranscript]:
     """The recordings that kept their request body."""
     return [t for t in transcripts if t.request_body is not None]
@@ -172,4 +182,6 @@ def _read_all(folder: Path) -> Iterator[RealTranscript]:
             folder=folder.name,
             stream_format=stream_format,
             uri=raw.get("uri"),
+            source=(str(raw.get("source_repo", "")), str(raw.get("path", ""))),
+            interaction_index=int(raw.get("interaction_index", 0)),
         )
