@@ -8,7 +8,10 @@ Lenient where recorders differ and strict where toolwire needs text:
 - compressed response bodies (gzip, deflate; br when a brotli module is
   installed) are decoded (the importer then drops ``Content-Encoding``);
 - HAR 1.2 files (Polly.js and browser recordings) read as the cassette they
-  hold (``har.py``).
+  hold (``har.py``);
+- a stream recorded in another form (Gemini's JSON array of chunks, sent
+  without ``?alt=sse``; one chunk a line) is kept as the event stream of
+  the same chunks, the form a case stores a stream in.
 
 ``toolwire lint`` reads bodies through the same two functions
 (``request_body_text``, ``recorded_response_text``), so what ``corpus add``
@@ -35,6 +38,8 @@ from toolwire.harness.corpus.har import har_to_cassette
 from toolwire.harness.corpus.loader import display_path, read_yaml
 from toolwire.harness.corpus.vocabulary import CASSETTE_VERSION
 from toolwire.harness.errors import CorpusError
+from toolwire.harness.sse import render_sse
+from toolwire.harness.stream_forms import stream_events
 
 
 @dataclass
@@ -135,6 +140,7 @@ def _exchange(item: Any, index: int, source: str) -> RawExchange:
         message = _reason(code)
     request_body = _request_body(request, where)
     response_body = recorded_response_text(response, response_headers, where)
+    response_body = _as_event_stream(response_body, response_headers)
     return RawExchange(
         method=method.upper(),
         uri=uri,
@@ -146,6 +152,27 @@ def _exchange(item: Any, index: int, source: str) -> RawExchange:
         response_body=response_body,
         index=index,
     )
+
+
+def _as_event_stream(body: str, headers: dict[str, list[str]]) -> str:
+    """A stream recorded in another form (Gemini's JSON array of chunks without
+    ``?alt=sse``, one chunk a line) as the event stream of the same chunks,
+    which is how a case stores a stream; ``headers`` then say so."""
+    kind = (first_header(headers, "content-type") or "").split(";", 1)[0].strip().lower()
+    if kind == "text/event-stream" or not body.strip() or body.lstrip().startswith("data:"):
+        return body
+    try:
+        if isinstance(json_text.loads(body), dict):
+            return body  # one JSON body: a response
+    except (json.JSONDecodeError, RecursionError):
+        pass
+    events = stream_events(body)
+    if not events:
+        return body
+    for name in [name for name in headers if name.lower() == "content-type"]:
+        del headers[name]
+    headers["Content-Type"] = ["text/event-stream"]
+    return render_sse(events)
 
 
 def request_body_text(request: Mapping[str, Any], where: str) -> str | None:
