@@ -51,8 +51,14 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from toolwire.harness.dialects.openai_responses.items import reasoning_text
 from toolwire.harness.dialects.openai_responses.response import parse_response
+from toolwire.harness.dialects.openai_responses.stream_items import (
+    count_items,
+    essence,
+    first_field_difference,
+    item_name,
+    kinds,
+)
 from toolwire.harness.errors import WireFormatError
 from toolwire.harness.model import (
     OPENAI_RESPONSES,
@@ -99,74 +105,6 @@ class _Item:
                     for i in sorted(self.reasonings)
                 ]
         return item
-
-
-def _essence(item: Any) -> Any:
-    """What an item says, for comparing the ways a stream states it."""
-    if not isinstance(item, dict):
-        return item
-    kind = item.get("type")
-    if kind == "message":
-        content = item.get("content")
-        parts = content if isinstance(content, list) else []
-        texts = [p.get("text", p.get("refusal")) for p in parts if isinstance(p, dict)]
-        return (kind, item.get("id"), texts)
-    if kind == "function_call":
-        return (kind, item.get("call_id"), item.get("name"), item.get("arguments"))
-    if kind == "reasoning":
-        return (kind, item.get("id"), reasoning_text(item))
-    return (kind, item.get("id"))
-
-
-def _fields(item: Any) -> dict[str, Any]:
-    """The fields ``_essence`` compares, by name, for naming the one that differs."""
-    if not isinstance(item, dict):
-        return {"item": item}
-    kind = item.get("type")
-    fields: dict[str, Any] = {"type": kind}
-    if kind == "message":
-        fields["id"] = item.get("id")
-        content = item.get("content")
-        parts = [p for p in content if isinstance(p, dict)] if isinstance(content, list) else []
-        fields["content"] = f"{len(parts)} parts"
-        for n, part in enumerate(parts):
-            name = "text" if "text" in part or "refusal" not in part else "refusal"
-            fields[f"content[{n}].{name}"] = part.get("text", part.get("refusal"))
-    elif kind == "function_call":
-        fields.update(call_id=item.get("call_id"), name=item.get("name"))
-        fields["arguments"] = item.get("arguments")
-    elif kind == "reasoning":
-        fields.update(id=item.get("id"), summary=reasoning_text(item))
-    else:
-        fields["id"] = item.get("id")
-    return fields
-
-
-def _first_field_difference(said: Any, built: Any) -> tuple[str, Any, Any]:
-    """The first field two statements of one item disagree on, with both values."""
-    said_fields, built_fields = _fields(said), _fields(built)
-    for name in (*said_fields, *(n for n in built_fields if n not in said_fields)):
-        if said_fields.get(name) != built_fields.get(name):
-            return name, said_fields.get(name), built_fields.get(name)
-    return "item", said, built  # unreachable while _fields covers _essence
-
-
-def _item_name(item: Any, index: int) -> str:
-    item_id = item.get("id") if isinstance(item, dict) else None
-    return f"item {item_id!r} at output_index {index}" if item_id else f"output_index {index}"
-
-
-def _count(items: int) -> str:
-    return f"{items} item" if items == 1 else f"{items} items"
-
-
-def _kinds(items: Sequence[Any]) -> str:
-    return ", ".join(
-        f"{item.get('type')} {item.get('id') or item.get('call_id') or ''}".strip()
-        if isinstance(item, dict)
-        else repr(item)
-        for item in items
-    )
 
 
 class _Reassembler:
@@ -279,7 +217,7 @@ class _Reassembler:
         if state is not None and index in state.texts and text != state.texts[index]:
             self.issue(
                 "text_done_mismatch",
-                f"{data.get('type')} of {_item_name(state.item, _int(data.get('output_index')))} "
+                f"{data.get('type')} of {item_name(state.item, _int(data.get('output_index')))} "
                 f"(content_index {index}) states a {field} other than its deltas joined",
                 text,
                 state.texts[index],
@@ -321,7 +259,7 @@ class _Reassembler:
             self.issue(
                 "arguments_done_mismatch",
                 "response.function_call_arguments.done of "
-                f"{_item_name(state.item, _int(data.get('output_index')))} states arguments "
+                f"{item_name(state.item, _int(data.get('output_index')))} states arguments "
                 "other than its deltas joined",
                 arguments,
                 state.arguments,
@@ -335,9 +273,9 @@ class _Reassembler:
         if state is None or not isinstance(item, dict):
             return
         streamed = state.texts or state.arguments or state.summaries
-        if streamed and _essence(state.built())[2:] != _essence(item)[2:]:
-            name, said, built = _first_field_difference(item, state.built())
-            where = _item_name(state.item, _int(data.get("output_index")))
+        if streamed and essence(state.built())[2:] != essence(item)[2:]:
+            name, said, built = first_field_difference(item, state.built())
+            where = item_name(state.item, _int(data.get("output_index")))
             self.issue(
                 "item_done_mismatch",
                 f"response.output_item.done of {where} differs in its {name} from what its "
@@ -368,11 +306,11 @@ class _Reassembler:
 
     def output_mismatch(self, terminal: list[Any], finished: list[dict[str, Any]]) -> None:
         for index, (said, built) in enumerate(zip(terminal, finished, strict=False)):
-            if _essence(said) != _essence(built):
-                name, said_value, built_value = _first_field_difference(said, built)
+            if essence(said) != essence(built):
+                name, said_value, built_value = first_field_difference(said, built)
                 self.issue(
                     "output_mismatch",
-                    f"the final Response's output[{index}] ({_item_name(built, index)}) "
+                    f"the final Response's output[{index}] ({item_name(built, index)}) "
                     f"differs in its {name} from what the stream's events built",
                     said_value,
                     built_value,
@@ -380,10 +318,10 @@ class _Reassembler:
                 return
         self.issue(
             "output_mismatch",
-            f"the final Response's output has {_count(len(terminal))}, the stream's events "
-            f"finished {_count(len(finished))}",
-            _kinds(terminal),
-            _kinds(finished),
+            f"the final Response's output has {count_items(len(terminal))}, the stream's events "
+            f"finished {count_items(len(finished))}",
+            kinds(terminal),
+            kinds(finished),
         )
 
     def finish(self) -> dict[str, Any]:
@@ -394,8 +332,8 @@ class _Reassembler:
         finished = self.finished_output()
         if self.terminal is not None and isinstance(self.terminal.get("output"), list):
             terminal_output = self.terminal["output"]
-            if self.items and [_essence(i) for i in terminal_output] != [
-                _essence(i) for i in finished
+            if self.items and [essence(i) for i in terminal_output] != [
+                essence(i) for i in finished
             ]:
                 self.output_mismatch(terminal_output, finished)
             return self.terminal
