@@ -1,25 +1,37 @@
-"""Every real recording in ../shared/real-transcripts through the oracle.
+"""Every real recording in ../shared (both folders) through the oracle.
 
 Each request was accepted by the real API, so it must parse, render back to
-itself (parse -> render -> parse is identity), and validate against its
-dialect's schema; each response and stream must parse. Counts are reported
-in the terminal summary (see tests/conftest.py).
+itself (parse -> render -> parse is identity; a Gemini body written with
+proto field names in snake_case renders in lowerCamelCase, which the API
+reads the same), and validate against its dialect's schema; each response
+and stream must parse, each stream in the form it was captured in (SSE, a
+JSON array of chunks, one chunk per line). Recordings that kept only the
+response have no request to read. Counts are reported in the terminal
+summary (see tests/conftest.py).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.support.real_transcripts import RealTranscript, load_real_transcripts, transcripts_dir
+from tests.support.real_transcripts import (
+    RealTranscript,
+    load_real_transcripts,
+    transcript_dirs,
+    transcripts_dir,
+    with_requests,
+)
 from toolwire.harness.dialects import get_codec
+from toolwire.harness.dialects.gemini.field_names import camel_case_fields
 from toolwire.harness.schemas import validate_payload
 from toolwire.harness.sse import parse_sse
+from toolwire.harness.stream_forms import stream_events
 
 COUNTS: dict[str, int] = {}
 
 
 def _all() -> list[RealTranscript]:
-    if not transcripts_dir().is_dir():
+    if not transcript_dirs():
         return []
     return load_real_transcripts()
 
@@ -34,15 +46,32 @@ def _count(what: str) -> None:
 def test_real_transcripts_are_present_or_skipped_with_a_reason() -> None:
     if not TRANSCRIPTS:
         pytest.skip(f"real transcripts not found at {transcripts_dir()}")
-    assert len(TRANSCRIPTS) >= 80
+    folders = {t.folder for t in TRANSCRIPTS}
+    assert len(TRANSCRIPTS) >= 78 * len(folders)
 
 
-@pytest.mark.parametrize("transcript", TRANSCRIPTS, ids=[t.name for t in TRANSCRIPTS])
+def test_recordings_without_a_request_are_read_too() -> None:
+    """The captures that kept only the response (null request_body) are not dropped."""
+    if not any(t.folder == "real-transcripts-responses-gemini" for t in TRANSCRIPTS):
+        pytest.skip("real-transcripts-responses-gemini not found")
+    bodiless = [t for t in TRANSCRIPTS if t.request_body is None]
+    assert bodiless, "the folder's README promises response-only captures"
+    assert {t.kind for t in bodiless} == {"response", "stream"}
+
+
+@pytest.mark.parametrize(
+    "transcript", with_requests(TRANSCRIPTS), ids=[t.name for t in with_requests(TRANSCRIPTS)]
+)
 def test_request_round_trips_and_validates(transcript: RealTranscript) -> None:
     codec = get_codec(transcript.dialect)
-    parsed = codec.parse_request(transcript.request_body)
+    body = transcript.request_body
+    assert body is not None
+    parsed = codec.parse_request(body)
     rendered = codec.render_request(parsed)
-    assert rendered == transcript.request_body
+    if transcript.dialect == "gemini" and rendered != body:
+        assert rendered == camel_case_fields(body)
+    else:
+        assert rendered == body
     assert codec.parse_request(rendered) == parsed
     assert validate_payload(transcript.dialect, "request", transcript.request_body) == []
     _count(f"{transcript.dialect} requests")
@@ -71,3 +100,17 @@ def test_stream_reassembles(transcript: RealTranscript) -> None:
     assert reassembled.events == transcript_events
     assert reassembled.response.choices, "a stream reassembles into at least one choice"
     _count(f"{transcript.dialect} streams")
+
+
+@pytest.mark.parametrize(
+    "transcript",
+    [t for t in TRANSCRIPTS if t.kind == "stream" and t.stream_format != "sse"],
+    ids=lambda t: t.name,
+)
+def test_stream_reads_in_the_form_it_was_captured_in(transcript: RealTranscript) -> None:
+    """A JSON array of chunks or a chunk per line gives the events SSE gives."""
+    codec = get_codec(transcript.dialect)
+    events = stream_events(transcript.wire_text())
+    assert events is not None, transcript.stream_format
+    assert codec.parse_stream(events) == codec.parse_stream(parse_sse(transcript.sse_text()))
+    _count(f"{transcript.dialect} streams as {transcript.stream_format}")

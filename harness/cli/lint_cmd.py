@@ -42,6 +42,7 @@ def lint(
 
     violations = []
     read_as: list[tuple[str, str, str]] = []  # (source, dialect, why)
+    notes: list[str] = []  # what was read and not judged, and why
     for path in files:
         try:
             text = path.read_text(encoding="utf-8")
@@ -54,6 +55,7 @@ def lint(
         report = lint_report(text, str(path), dialect, profile, parser_output)
         violations.extend(report.violations)
         read_as.extend(_read_as(str(path), report.dialects))
+        notes.extend(report.notes)
     failing = [v for v in violations if v.level == "MUST"]
     if output_format == "json":
         dialects = [{"source": s, "dialect": d, "reason": why} for s, d, why in read_as]
@@ -69,7 +71,12 @@ def lint(
         ]
         click.echo(
             json.dumps(
-                {"violations": records, "files": len(files), "dialects": dialects},
+                {
+                    "violations": records,
+                    "files": len(files),
+                    "dialects": dialects,
+                    "notes": notes,
+                },
                 indent=2,
                 ensure_ascii=False,
             )
@@ -77,6 +84,8 @@ def lint(
     else:
         for source, read_dialect, why in read_as:
             click.echo(f"{source}: read as {read_dialect} ({why})")
+        for note in notes:
+            click.echo(note)
         for violation in violations:
             click.echo(violation.line())
         click.echo(

@@ -6,7 +6,16 @@ Lenient where recorders differ and strict where toolwire needs text:
   headers (the serializer of pydantic-ai's test suite,
   tests/json_body_serializer.py: parsed JSON instead of ``body``);
 - compressed response bodies (gzip, deflate; br when a brotli module is
-  installed) are decoded (the importer then drops ``Content-Encoding``).
+  installed) are decoded (the importer then drops ``Content-Encoding``);
+- HAR 1.2 files (Polly.js and browser recordings) read as the cassette they
+  hold (``har.py``);
+- a stream recorded in another form (Gemini's JSON array of chunks, sent
+  without ``?alt=sse``; one chunk a line) is kept as the event stream of
+  the same chunks, the form a case stores a stream in.
+
+``toolwire lint`` reads bodies through the same two functions
+(``request_body_text``, ``recorded_response_text``), so what ``corpus add``
+can import, lint can judge.
 
 Errors are ``CorpusError`` one-liners naming the interaction, never quoting
 a body (bodies may hold secrets).
@@ -25,9 +34,12 @@ from typing import Any
 
 from toolwire.harness import json_text
 from toolwire.harness.corpus.cassette import is_http_url
+from toolwire.harness.corpus.har import har_to_cassette
 from toolwire.harness.corpus.loader import display_path, read_yaml
 from toolwire.harness.corpus.vocabulary import CASSETTE_VERSION
 from toolwire.harness.errors import CorpusError
+from toolwire.harness.sse import render_sse
+from toolwire.harness.stream_forms import stream_events
 
 
 @dataclass
@@ -80,6 +92,9 @@ def read_foreign_cassette(path: Path) -> tuple[list[RawExchange], Mapping[str, A
 def exchanges_from_document(
     data: Any, source: str
 ) -> tuple[list[RawExchange], Mapping[str, Any] | None]:
+    found = har_to_cassette(data)
+    if found is not None:
+        data = found
     if not isinstance(data, Mapping) or "interactions" not in data:
         raise CorpusError(
             source,
@@ -124,10 +139,8 @@ def _exchange(item: Any, index: int, source: str) -> RawExchange:
     if not isinstance(message, str):
         message = _reason(code)
     request_body = _request_body(request, where)
-    if "parsed_body" in response and "body" not in response:
-        response_body = _parsed_body_text(response["parsed_body"], where, "response")
-    else:
-        response_body = _response_body(response.get("body"), response_headers, where)
+    response_body = recorded_response_text(response, response_headers, where)
+    response_body = _as_event_stream(response_body, response_headers)
     return RawExchange(
         method=method.upper(),
         uri=uri,
@@ -139,6 +152,43 @@ def _exchange(item: Any, index: int, source: str) -> RawExchange:
         response_body=response_body,
         index=index,
     )
+
+
+def _as_event_stream(body: str, headers: dict[str, list[str]]) -> str:
+    """A stream recorded in another form (Gemini's JSON array of chunks without
+    ``?alt=sse``, one chunk a line) as the event stream of the same chunks,
+    which is how a case stores a stream; ``headers`` then say so."""
+    kind = (first_header(headers, "content-type") or "").split(";", 1)[0].strip().lower()
+    if kind == "text/event-stream" or not body.strip() or body.lstrip().startswith("data:"):
+        return body
+    try:
+        if isinstance(json_text.loads(body), dict):
+            return body  # one JSON body: a response
+    except (json.JSONDecodeError, RecursionError):
+        pass
+    events = stream_events(body)
+    if not events:
+        return body
+    for name in [name for name in headers if name.lower() == "content-type"]:
+        del headers[name]
+    headers["Content-Type"] = ["text/event-stream"]
+    return render_sse(events)
+
+
+def request_body_text(request: Mapping[str, Any], where: str) -> str | None:
+    """A recorded request's body as text (``body``, ``body.string``, bytes or
+    ``parsed_body``); None when it has none. A CorpusError says why not."""
+    return _request_body(request, where)
+
+
+def recorded_response_text(
+    response: Mapping[str, Any], headers: dict[str, list[str]], where: str
+) -> str:
+    """A recorded response's body as text (``parsed_body`` or ``body``; bytes
+    decompressed and decoded); ``""`` when it has none."""
+    if "parsed_body" in response and "body" not in response:
+        return _parsed_body_text(response["parsed_body"], where, "response")
+    return _response_body(response.get("body"), headers, where)
 
 
 def _request_body(request: Mapping[str, Any], where: str) -> str | None:

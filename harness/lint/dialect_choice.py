@@ -129,8 +129,13 @@ def _body_dialect(kind: PayloadKind, value: Any) -> str:
         return DEEPSEEK_CHAT if reasoning else OPENAI_CHAT
     found = value.get("messages") if isinstance(value, dict) else None
     messages: list[Any] = found if isinstance(found, list) else []
-    if (isinstance(value, dict) and "system" in value) or any(
-        _has_anthropic_blocks(m) for m in messages
+    found_tools = value.get("tools") if isinstance(value, dict) else None
+    tools: list[Any] = found_tools if isinstance(found_tools, list) else []
+    if (
+        (isinstance(value, dict) and "system" in value)
+        or any(_has_anthropic_blocks(m) for m in messages)
+        # Anthropic's tools name their schema input_schema; OpenAI's nest a function.
+        or any(isinstance(t, dict) and "input_schema" in t for t in tools)
     ):
         return ANTHROPIC_MESSAGES
     if any(isinstance(m, dict) and "reasoning_content" in m for m in messages):

@@ -5,6 +5,8 @@ Violations are plain frozen dataclasses with a JSON path into the payload
 whole offending value, and the keyword path inside the schema. A missing
 required property is reported at the path where it should have been
 (``messages[1].tool_call_id``), which is where a reader looks for it.
+Gemini payloads are proto3 JSON, where a null field means an absent one: they
+are validated without their null fields (``nulls_dropped``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from toolwire.harness.model import PayloadKind
+from toolwire.harness.dialects.gemini.field_names import nulls_dropped
+from toolwire.harness.model import GEMINI, PayloadKind
 from toolwire.harness.schemas.loading import cached_schema, schema_file_name, schema_registry
 from toolwire.harness.schemas.quick import quick_validity
 
@@ -60,6 +63,8 @@ def validate_payload(dialect: str, kind: PayloadKind, payload: Any) -> list[Sche
     payload is the data object of one event (the ``[DONE]`` sentinel is not
     JSON and is not an event). An empty list means the payload is valid.
     """
+    if dialect == GEMINI:
+        payload = nulls_dropped(payload)
     quick = quick_validity(dialect, kind)
     if quick is not None:
         # Most payloads are valid: a fast yes skips jsonschema's explanations

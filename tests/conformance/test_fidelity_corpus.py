@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.real_transcripts import load_real_transcripts
+from tests.support.real_transcripts import PENDING_VERDICTS, load_real_transcripts
 from toolwire.conformance import fidelity, ordering, pairing, schema
 from toolwire.conformance.catalogue import get_rule, rules_in_family
 from toolwire.conformance.context import (
@@ -246,8 +246,9 @@ def test_the_corpus_exercises_every_payload_rule_of_these_families() -> None:
 def _real_payloads() -> list[tuple[str, PayloadUnderTest]]:
     found = []
     for record in load_real_transcripts():
-        request = payload(record.dialect, "request", record.request_body)
-        found.append((f"{record.name} request", request))
+        if record.request_body is not None:  # None: the capture kept only the response
+            request = payload(record.dialect, "request", record.request_body)
+            found.append((f"{record.name} request", request))
         if record.status_code != 200:
             continue
         if record.kind == "stream":
@@ -266,7 +267,10 @@ def _real_payloads() -> list[tuple[str, PayloadUnderTest]]:
 def test_real_recordings_pass_every_payload_rule_at_must_level() -> None:
     judged = _real_payloads()
     failures = {label: must_codes(p) for label, p in judged if must_codes(p)}
-    assert failures == {}
+    pending = {  # known false verdicts, each with its reason in PENDING_VERDICTS
+        f"{name} request": set(codes) for name, (_, codes) in PENDING_VERDICTS.items()
+    }
+    assert {k: v for k, v in failures.items() if pending.get(k) != v} == {}
     assert len(judged) > 100  # 85 requests and their responses at the time of writing
 
 

@@ -497,14 +497,15 @@ def real_payloads() -> Iterator[PayloadUnderTest]:
         codec = get_codec(transcript.dialect)
         profile = DEFAULT_PROFILE[transcript.dialect]
         body = transcript.request_body
-        yield PayloadUnderTest(
-            transcript.dialect,
-            "request",
-            profile,
-            body,
-            codec.parse_request(body),
-            label=f"{transcript.name} request",
-        )
+        if body is not None:  # None: the capture kept only the response
+            yield PayloadUnderTest(
+                transcript.dialect,
+                "request",
+                profile,
+                body,
+                codec.parse_request(body),
+                label=f"{transcript.name} request",
+            )
         if transcript.status_code != 200:
             continue
         if transcript.kind == "stream":

@@ -17,7 +17,12 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.support.real_transcripts import RealTranscript, load_real_transcripts
+from tests.support.real_transcripts import (
+    PENDING_VERDICTS,
+    RealTranscript,
+    load_real_transcripts,
+    with_requests,
+)
 from toolwire.harness.corpus.importer import AddOptions, import_cassette
 from toolwire.harness.corpus.loader import load_case
 from toolwire.harness.corpus.validate import validate_corpus
@@ -62,7 +67,7 @@ def _expected_dialect(transcript: RealTranscript) -> str:
 
 
 def test_every_real_recording_imports_with_its_dialect(tmp_path: Path) -> None:
-    transcripts = load_real_transcripts()
+    transcripts = with_requests(load_real_transcripts())  # corpus add needs the request
     corpus = tmp_path / "corpus"
     features: Counter[str] = Counter()
     without_feature = []
@@ -71,6 +76,9 @@ def test_every_real_recording_imports_with_its_dialect(tmp_path: Path) -> None:
         try:
             result = import_cassette(cassette, AddOptions(corpus))
         except CorpusError as error:
+            if transcript.name in PENDING_VERDICTS:  # a known false verdict (its reason there)
+                assert all(code in str(error) for code in PENDING_VERDICTS[transcript.name][1])
+                continue
             assert "shows no tool-calling feature" in str(error), transcript.name
             without_feature.append(transcript.name)
             continue

@@ -79,6 +79,29 @@ def camel_case_fields(value: Any) -> Any:
     return result
 
 
+def nulls_dropped(value: Any) -> Any:
+    """``value`` without the fields whose value is null: proto3 JSON reads a
+    null field as absent ("null is an accepted value for all field types and
+    treated as the default value", https://protobuf.dev/programming-guides/json/).
+    Inside data (``args``, ``response``, a JSON Schema value) null is a value
+    and stays."""
+    if isinstance(value, list):
+        return [nulls_dropped(item) for item in value]
+    if not isinstance(value, Mapping):
+        return value
+    result: dict[str, Any] = {}
+    for key, item in value.items():
+        if item is None:
+            continue
+        if key in _OPAQUE:
+            result[key] = item
+        elif key in _NAMED_SCHEMAS and isinstance(item, Mapping):
+            result[key] = {prop: nulls_dropped(schema) for prop, schema in item.items()}
+        else:
+            result[key] = nulls_dropped(item)
+    return result
+
+
 def named_fields(body: Mapping[str, Any], named: frozenset[str]) -> dict[str, Any]:
     """``body`` with the fields in ``named`` (lowerCamelCase names) found under
     either spelling and renamed throughout; other fields exactly as they came."""

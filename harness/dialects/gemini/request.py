@@ -43,11 +43,14 @@ from toolwire.harness.errors import WireFormatError
 from toolwire.harness.model import GEMINI, Conversation, ToolChoice
 
 _NAMED = frozenset(("contents", "systemInstruction", "tools", "toolConfig"))
+# Read under either spelling and kept in ``extra`` in lowerCamelCase, so that a
+# reader of ``generationConfig.maxOutputTokens`` finds ``generation_config.max_output_tokens``.
+_RENAMED = frozenset(("generationConfig", "safetySettings", "cachedContent"))
 SYSTEM = "systemInstruction"
 
 
 def parse_request(payload: Any) -> Conversation:
-    body = named_fields(expect_object(payload, "", "a request body"), _NAMED)
+    body = named_fields(expect_object(payload, "", "a request body"), _NAMED | _RENAMED)
     if "contents" not in body:
         raise WireFormatError(
             "contents",

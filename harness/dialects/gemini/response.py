@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolwire.harness.dialects.gemini._shape import describe, expect_list, expect_object, join, put
+from toolwire.harness.dialects.gemini.field_names import camel_case_fields
 from toolwire.harness.dialects.gemini.parts import ROLE_TO_WIRE, parse_content, render_content
 from toolwire.harness.errors import WireFormatError
 from toolwire.harness.model import (
@@ -79,7 +80,9 @@ def finish_reason_of(raw: str | None, has_calls: bool) -> StopReason:
 
 
 def parse_response(payload: Any) -> Response:
-    body = expect_object(payload, "", "a response body")
+    # Proto field names in snake_case (finish_reason, usage_metadata,
+    # function_call) mean their lowerCamelCase twins, as in requests.
+    body = camel_case_fields(expect_object(payload, "", "a response body"))
     if "error" in body and "candidates" not in body:
         error = body["error"]
         detail = error.get("message", "") if isinstance(error, Mapping) else ""

@@ -12,6 +12,9 @@ per candidate ``index``:
   chunk: https://ai.google.dev/gemini-api/docs/thought-signatures) gives it to
   the part it continues;
 * ``functionCall`` parts come whole, one part each, and are appended;
+  Vertex AI's streamed arguments (a call over many parts, ``willContinue``
+  and ``partialArgs``) are put back into one whole part first
+  (``partial_args.py``);
 * ``finishReason`` comes on the last chunk; ``usageMetadata``,
   ``modelVersion`` and ``responseId`` are repeated and the last one is kept.
 
@@ -26,6 +29,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolwire.harness import json_text
+from toolwire.harness.dialects.gemini.partial_args import (
+    PartialArgError,
+    StreamedCall,
+    continues,
+    opens_stream,
+)
 from toolwire.harness.dialects.gemini.parts import SIGNATURE
 from toolwire.harness.dialects.gemini.response import (
     parse_response,
@@ -52,6 +61,7 @@ ISSUE_CODES = (
     "missing_finish_reason",  # the stream ended without a finishReason
     "response_id_changed",  # chunks of one stream name different responseIds
     "empty_stream",  # no chunk at all
+    "unfinished_call",  # a streamed call (willContinue) that no part closed
 )
 
 
@@ -63,6 +73,8 @@ class _Reassembler:
         self.finished: set[int] = set()
         self.chunks = 0
         self.first_id: Any = None
+        # Per candidate: the streamed call being put together, and where it goes.
+        self.streaming: dict[int, tuple[StreamedCall, list[Any], int]] = {}
 
     def note(self, code: str, message: str, position: int | None) -> None:
         self.issues.append(StreamIssue(code=code, message=message, event_index=position))
@@ -128,13 +140,56 @@ class _Reassembler:
                 if isinstance(parts, list):
                     merged.setdefault("parts", [])
                     for part in parts:
-                        _add_part(merged["parts"], part)
+                        self.add_part(index, merged["parts"], part, position)
             else:
                 state[key] = value
         if candidate.get("finishReason") is not None:
             self.finished.add(index)
 
+    def add_part(self, index: int, parts: list[Any], part: Any, position: int) -> None:
+        """One part of candidate ``index``: joined, appended, or given to a streamed call."""
+        call = part.get("functionCall") if isinstance(part, Mapping) else None
+        open_call = self.streaming.get(index)
+        if open_call is not None and isinstance(call, Mapping) and continues(call):
+            self._continue(index, part, position)
+            return
+        if open_call is not None:
+            self._close(index)
+        if isinstance(call, Mapping) and opens_stream(call) and "name" in call:
+            try:
+                streamed = StreamedCall.start(part)
+            except PartialArgError as error:
+                self.note("invalid_chunk", f"a streamed functionCall: {error}", position)
+                _add_part(parts, part)
+                return
+            self.streaming[index] = (streamed, parts, len(parts))
+            parts.append(streamed.whole_part())
+            return
+        _add_part(parts, part)
+
+    def _continue(self, index: int, part: Any, position: int) -> None:
+        streamed, parts, slot = self.streaming[index]
+        try:
+            streamed.add(part)
+        except PartialArgError as error:
+            self.note("invalid_chunk", f"a streamed functionCall: {error}", position)
+        parts[slot] = streamed.whole_part()
+
+    def _close(self, index: int) -> None:
+        streamed, parts, slot = self.streaming.pop(index)
+        parts[slot] = streamed.whole_part()
+        if not streamed.done:
+            name = streamed.part["functionCall"].get("name")
+            self.note(
+                "unfinished_call",
+                f"candidate {index}: the streamed call to {name!r} never ended "
+                "(no part of it without willContinue: true)",
+                None,
+            )
+
     def finish(self, count: int) -> dict[str, Any]:
+        for index in list(self.streaming):
+            self._close(index)
         if self.chunks == 0:
             self.note("empty_stream", "the stream carried no chunk", None)
         elif len(self.finished) < len(self.candidates) or not self.candidates:

@@ -16,8 +16,10 @@ group them:
   item's other fields, such as ``type``, in ``Turn.extra``);
 * each ``function_call_output`` is a ``Turn(role="tool")`` holding one
   ``ToolResult`` (the item's ``type``, ``id``, ``status`` in its ``extra``);
-* any other item (``item_reference``, ``computer_call_output``...) is a
-  ``Turn(role="item")`` holding it as an ``OpaqueBlock``.
+* any other item (``item_reference``, ``computer_call_output``, a client's
+  ``tool_search_output``...) is a ``Turn(role="item")`` holding it as an
+  ``OpaqueBlock``; an ``*_output`` item the server wrote (``"execution":
+  "server"``) and a ``program`` item are model-side, in the assistant turn.
 
 An assistant turn remembers where its items began and ended (the private
 ``_items`` layout in ``Turn.extra``, never written to the wire), so that
@@ -55,7 +57,7 @@ from toolwire.harness.model import (
 
 PRIVATE_PREFIX = "_"
 _ITEM_HINT = 'an input item looks like {"role": "user", "content": "..."} or {"type": "...", ...}'
-_MODEL_SIDE = frozenset(("mcp_list_tools", "mcp_approval_request", "compaction"))
+_MODEL_SIDE = frozenset(("mcp_list_tools", "mcp_approval_request", "compaction", "program"))
 _CALL_NAMED = frozenset(("call_id", "id", "name", "arguments"))
 _REASONING_NAMED = frozenset(("id", "encrypted_content"))
 _OUTPUT_NAMED = frozenset(("call_id", "output"))
@@ -66,8 +68,14 @@ def public(extra: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in extra.items() if not k.startswith(PRIVATE_PREFIX)}
 
 
-def is_model_side(kind: str) -> bool:
-    """A hosted-tool item the model produces (``web_search_call``, ``mcp_call``...)."""
+def is_model_side(kind: str, item: Mapping[str, Any] | None = None) -> bool:
+    """An item the model or the server produces: a hosted-tool call
+    (``web_search_call``, ``mcp_call``...), a ``program``, and an ``*_output``
+    item the server itself wrote (``"execution": "server"``, as a hosted
+    ``tool_search_output`` is). The client's own ``*_output`` items (a
+    ``tool_search_output`` with ``"execution": "client"``) answer a call."""
+    if kind.endswith("_output"):
+        return item is not None and item.get("execution") == "server"
     return kind.endswith("_call") or kind in _MODEL_SIDE
 
 
@@ -112,7 +120,7 @@ def parse_items(items: Any, path: str, output: bool = False) -> tuple[Turn, ...]
             grouper.add([parse_reasoning(item, item_path)], {"kind": kind})
         elif kind == "function_call_output" and not output:
             grouper.turn(_function_call_output(item, item_path))
-        elif output or is_model_side(kind):
+        elif output or is_model_side(kind, item):
             grouper.add([OpaqueBlock(kind, item)], {"kind": "item"})
         else:
             grouper.turn(Turn("item", (OpaqueBlock(kind, item),), "blocks"))

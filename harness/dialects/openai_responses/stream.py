@@ -8,6 +8,8 @@ events (``response.content_part.added`` / ``.done``,
 ``response.output_text.delta`` / ``.done``,
 ``response.function_call_arguments.delta`` / ``.done``,
 ``response.reasoning_summary_part.*``, ``response.reasoning_summary_text.*``,
+``response.reasoning_text.delta`` / ``.done`` (raw reasoning, a reasoning
+item's ``content`` of ``reasoning_text`` parts, by ``content_index``),
 each naming ``item_id`` and ``output_index``, text events also
 ``content_index`` / ``summary_index``) and ``response.output_item.done``;
 last ``response.completed``, ``response.incomplete`` or ``response.failed``
@@ -49,8 +51,14 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from toolwire.harness.dialects.openai_responses.items import reasoning_text
 from toolwire.harness.dialects.openai_responses.response import parse_response
+from toolwire.harness.dialects.openai_responses.stream_items import (
+    count_items,
+    essence,
+    first_field_difference,
+    item_name,
+    kinds,
+)
 from toolwire.harness.errors import WireFormatError
 from toolwire.harness.model import (
     OPENAI_RESPONSES,
@@ -71,6 +79,7 @@ class _Item:
         self.item = dict(item)
         self.texts: dict[int, str] = {}
         self.summaries: dict[int, str] = {}
+        self.reasonings: dict[int, str] = {}  # reasoning_text parts by content_index
         self.arguments = ""
         self.parts: set[int] = set()
         self.done: dict[str, Any] | None = None
@@ -87,77 +96,15 @@ class _Item:
             item["content"] = [{"text": self.texts[i]} for i in sorted(self.texts)]
         elif kind == "function_call":
             item["arguments"] = self.arguments or item.get("arguments", "")
-        elif kind == "reasoning" and self.summaries:
-            item["summary"] = [{"text": self.summaries[i]} for i in sorted(self.summaries)]
+        elif kind == "reasoning":
+            if self.summaries:
+                item["summary"] = [{"text": self.summaries[i]} for i in sorted(self.summaries)]
+            if self.reasonings:
+                item["content"] = [
+                    {"type": "reasoning_text", "text": self.reasonings[i]}
+                    for i in sorted(self.reasonings)
+                ]
         return item
-
-
-def _essence(item: Any) -> Any:
-    """What an item says, for comparing the ways a stream states it."""
-    if not isinstance(item, dict):
-        return item
-    kind = item.get("type")
-    if kind == "message":
-        content = item.get("content")
-        parts = content if isinstance(content, list) else []
-        texts = [p.get("text", p.get("refusal")) for p in parts if isinstance(p, dict)]
-        return (kind, item.get("id"), texts)
-    if kind == "function_call":
-        return (kind, item.get("call_id"), item.get("name"), item.get("arguments"))
-    if kind == "reasoning":
-        return (kind, item.get("id"), reasoning_text(item))
-    return (kind, item.get("id"))
-
-
-def _fields(item: Any) -> dict[str, Any]:
-    """The fields ``_essence`` compares, by name, for naming the one that differs."""
-    if not isinstance(item, dict):
-        return {"item": item}
-    kind = item.get("type")
-    fields: dict[str, Any] = {"type": kind}
-    if kind == "message":
-        fields["id"] = item.get("id")
-        content = item.get("content")
-        parts = [p for p in content if isinstance(p, dict)] if isinstance(content, list) else []
-        fields["content"] = f"{len(parts)} parts"
-        for n, part in enumerate(parts):
-            name = "text" if "text" in part or "refusal" not in part else "refusal"
-            fields[f"content[{n}].{name}"] = part.get("text", part.get("refusal"))
-    elif kind == "function_call":
-        fields.update(call_id=item.get("call_id"), name=item.get("name"))
-        fields["arguments"] = item.get("arguments")
-    elif kind == "reasoning":
-        fields.update(id=item.get("id"), summary=reasoning_text(item))
-    else:
-        fields["id"] = item.get("id")
-    return fields
-
-
-def _first_field_difference(said: Any, built: Any) -> tuple[str, Any, Any]:
-    """The first field two statements of one item disagree on, with both values."""
-    said_fields, built_fields = _fields(said), _fields(built)
-    for name in (*said_fields, *(n for n in built_fields if n not in said_fields)):
-        if said_fields.get(name) != built_fields.get(name):
-            return name, said_fields.get(name), built_fields.get(name)
-    return "item", said, built  # unreachable while _fields covers _essence
-
-
-def _item_name(item: Any, index: int) -> str:
-    item_id = item.get("id") if isinstance(item, dict) else None
-    return f"item {item_id!r} at output_index {index}" if item_id else f"output_index {index}"
-
-
-def _count(items: int) -> str:
-    return f"{items} item" if items == 1 else f"{items} items"
-
-
-def _kinds(items: Sequence[Any]) -> str:
-    return ", ".join(
-        f"{item.get('type')} {item.get('id') or item.get('call_id') or ''}".strip()
-        if isinstance(item, dict)
-        else repr(item)
-        for item in items
-    )
 
 
 class _Reassembler:
@@ -270,7 +217,7 @@ class _Reassembler:
         if state is not None and index in state.texts and text != state.texts[index]:
             self.issue(
                 "text_done_mismatch",
-                f"{data.get('type')} of {_item_name(state.item, _int(data.get('output_index')))} "
+                f"{data.get('type')} of {item_name(state.item, _int(data.get('output_index')))} "
                 f"(content_index {index}) states a {field} other than its deltas joined",
                 text,
                 state.texts[index],
@@ -285,6 +232,20 @@ class _Reassembler:
             index = _int(data.get("summary_index"))
             state.summaries[index] = state.summaries.get(index, "") + delta
 
+    def reasoning_delta(self, data: Mapping[str, Any]) -> None:
+        state = self.item_for(data)
+        delta = data.get("delta")
+        if state is not None and isinstance(delta, str):
+            index = _int(data.get("content_index"))
+            state.reasonings[index] = state.reasonings.get(index, "") + delta
+
+    def reasoning_done(self, data: Mapping[str, Any]) -> None:
+        state = self.item_for(data)
+        text = data.get("text")
+        index = _int(data.get("content_index"))
+        if state is not None and isinstance(text, str) and index not in state.reasonings:
+            state.reasonings[index] = text  # a stream that sent no deltas
+
     def arguments_delta(self, data: Mapping[str, Any]) -> None:
         state = self.item_for(data)
         delta = data.get("delta")
@@ -298,7 +259,7 @@ class _Reassembler:
             self.issue(
                 "arguments_done_mismatch",
                 "response.function_call_arguments.done of "
-                f"{_item_name(state.item, _int(data.get('output_index')))} states arguments "
+                f"{item_name(state.item, _int(data.get('output_index')))} states arguments "
                 "other than its deltas joined",
                 arguments,
                 state.arguments,
@@ -312,9 +273,9 @@ class _Reassembler:
         if state is None or not isinstance(item, dict):
             return
         streamed = state.texts or state.arguments or state.summaries
-        if streamed and _essence(state.built())[2:] != _essence(item)[2:]:
-            name, said, built = _first_field_difference(item, state.built())
-            where = _item_name(state.item, _int(data.get("output_index")))
+        if streamed and essence(state.built())[2:] != essence(item)[2:]:
+            name, said, built = first_field_difference(item, state.built())
+            where = item_name(state.item, _int(data.get("output_index")))
             self.issue(
                 "item_done_mismatch",
                 f"response.output_item.done of {where} differs in its {name} from what its "
@@ -345,11 +306,11 @@ class _Reassembler:
 
     def output_mismatch(self, terminal: list[Any], finished: list[dict[str, Any]]) -> None:
         for index, (said, built) in enumerate(zip(terminal, finished, strict=False)):
-            if _essence(said) != _essence(built):
-                name, said_value, built_value = _first_field_difference(said, built)
+            if essence(said) != essence(built):
+                name, said_value, built_value = first_field_difference(said, built)
                 self.issue(
                     "output_mismatch",
-                    f"the final Response's output[{index}] ({_item_name(built, index)}) "
+                    f"the final Response's output[{index}] ({item_name(built, index)}) "
                     f"differs in its {name} from what the stream's events built",
                     said_value,
                     built_value,
@@ -357,10 +318,10 @@ class _Reassembler:
                 return
         self.issue(
             "output_mismatch",
-            f"the final Response's output has {_count(len(terminal))}, the stream's events "
-            f"finished {_count(len(finished))}",
-            _kinds(terminal),
-            _kinds(finished),
+            f"the final Response's output has {count_items(len(terminal))}, the stream's events "
+            f"finished {count_items(len(finished))}",
+            kinds(terminal),
+            kinds(finished),
         )
 
     def finish(self) -> dict[str, Any]:
@@ -371,8 +332,8 @@ class _Reassembler:
         finished = self.finished_output()
         if self.terminal is not None and isinstance(self.terminal.get("output"), list):
             terminal_output = self.terminal["output"]
-            if self.items and [_essence(i) for i in terminal_output] != [
-                _essence(i) for i in finished
+            if self.items and [essence(i) for i in terminal_output] != [
+                essence(i) for i in finished
             ]:
                 self.output_mismatch(terminal_output, finished)
             return self.terminal
@@ -401,6 +362,8 @@ _HANDLERS: dict[str, Callable[[_Reassembler, Mapping[str, Any]], Any]] = {
     "response.reasoning_summary_part.added": lambda self, data: self.item_for(data),
     "response.reasoning_summary_part.done": lambda self, data: self.item_for(data),
     "response.reasoning_summary_text.done": lambda self, data: self.item_for(data),
+    "response.reasoning_text.delta": _Reassembler.reasoning_delta,
+    "response.reasoning_text.done": _Reassembler.reasoning_done,
     "response.completed": _Reassembler.ended,
     "response.incomplete": _Reassembler.ended,
     "response.failed": _Reassembler.ended,
