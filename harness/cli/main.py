@@ -62,6 +62,7 @@ def _register_commands() -> None:
     from toolwire.harness.cli.probe_cmd import probe
     from toolwire.harness.cli.record_cmd import record
     from toolwire.harness.cli.report_cmd import report
+    from toolwire.harness.cli.rule_cmd import rule
     from toolwire.harness.cli.run_cmd import run
 
     cli.add_command(run)
@@ -75,6 +76,7 @@ def _register_commands() -> None:
     cli.add_command(fuzz)
     cli.add_command(adapter_protocol)
     cli.add_command(probe)
+    cli.add_command(rule)
 
 
 _register_commands()
