@@ -5,6 +5,7 @@ says under which profile each SHOULD rule is a MUST (pytester subprocesses)."""
 from __future__ import annotations
 
 import json
+
 import pytest
 
 from tests.plugin.support import CASE_IDS, PASS, tiny_corpus
