@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-EXIT_USAGE = 2  # toolwire's own code for a usage error (DESIGN.md)
+EXIT_USAGE = 2  # toolwire's own code for a usage error (harness/cli/exit_codes.py)
 INSTALLED = "installed"  # `toolwire: installed` keeps the toolwire already there
 # Characters actions/upload-artifact refuses in a name (actions/toolkit,
 # packages/artifact/src/internal/upload/path-and-artifact-name-validation.ts).

@@ -44,9 +44,11 @@ class ToolwireGroup(click.Group):
 def cli() -> None:
     """Conformance harness for LLM tool-calling wire formats.
 
-    Judge a converter between OpenAI Chat Completions, Anthropic Messages,
-    DeepSeek thinking mode and Qwen3-Coder XML against a corpus of recorded
-    transcripts, and say exactly what is wrong.
+    Judge a converter between OpenAI Chat Completions (openai-chat), the
+    OpenAI Responses API (openai-responses), Anthropic Messages
+    (anthropic-messages), Gemini generateContent (gemini), DeepSeek thinking
+    mode (deepseek-chat) and Qwen3-Coder XML tool calls (qwen-xml) against a
+    corpus of recorded transcripts, and say exactly what is wrong.
     """
 
 
