@@ -75,7 +75,14 @@ def bench(repeats: int, scales: list[int], snapshot: Path) -> dict[str, Any]:
     jobs = max(2, os.cpu_count() or 1)
     print("\n1. end to end (fresh interpreter; best of the repeats, taken in turn)")
     with tempfile.TemporaryDirectory(prefix="toolwire-bench-") as folder:
-        toolwire_run = [str(BIN / "toolwire"), "run", "--corpus", str(root)]
+        toolwire_run = [
+            str(BIN / "toolwire"),
+            "run",
+            "--adapter",
+            "reference",
+            "--corpus",
+            str(root),
+        ]
         startup, run, run_jobs, plugin = repeat_end_to_end_alternating(
             [
                 ([str(BIN / "toolwire"), "--version"], None),
@@ -146,7 +153,9 @@ def bench(repeats: int, scales: list[int], snapshot: Path) -> dict[str, Any]:
     for factor in sorted(scales):
         with tempfile.TemporaryDirectory(prefix=f"toolwire-bench-{factor}x-") as folder:
             size = scaled_corpus(root, Path(folder), factor)
-            timing = end_to_end([str(BIN / "toolwire"), "run", "--corpus", folder])
+            timing = end_to_end(
+                [str(BIN / "toolwire"), "run", "--adapter", "reference", "--corpus", folder]
+            )
         per_case = timing.cpu / size * 1000
         # The largest child so far: the growth runs go from small to large.
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024

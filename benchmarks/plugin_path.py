@@ -170,7 +170,16 @@ def bench(repeats: int, root: Path, work: Path) -> dict[str, Any]:
     with_xdist = [*alone, "-p", "xdist.plugin"]
     commands: dict[str, tuple[list[str], dict[str, str] | None]] = {
         "toolwire run": (
-            [str(BIN / "toolwire"), "run", "--corpus", str(root), "--report-dir", str(work / "r1")],
+            [
+                str(BIN / "toolwire"),
+                "run",
+                "--adapter",
+                "reference",
+                "--corpus",
+                str(root),
+                "--report-dir",
+                str(work / "r1"),
+            ],
             None,
         ),
         "pytest, toolwire's plugin alone": (

@@ -5,13 +5,18 @@ to a rule must not depend on a checkout: it is the ``Documentation`` entry of
 ``[project.urls]`` in pyproject.toml, the one place to change it, followed by
 the rule's page path (``rules/<family>/<rule>.md``). The entry is read from the
 installed distribution's metadata; a checkout whose install predates the entry
-falls back to its pyproject.toml.
+falls back to its pyproject.toml. ``TOOLWIRE_DOCS_URL`` overrides both (a fork,
+a mirror, an internal copy of the pages).
+
+Every page also ships in the wheel and opens offline: ``toolwire rule CODE``
+(harness/rule_pages.py), which the terminal names beside the link.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.metadata
+import os
 import tomllib
 from pathlib import Path
 
@@ -20,14 +25,20 @@ from toolwire.conformance.pages.locations import INDEX_PATH, page_path
 
 DISTRIBUTION = "toolwire"
 URL_LABEL = "Documentation"
+OVERRIDE_ENV = "TOOLWIRE_DOCS_URL"
 CHECKOUT_PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 
 
 @functools.cache
 def documentation_url() -> str | None:
-    """The ``Documentation`` project URL, without a trailing slash; None when
-    toolwire is neither installed with it nor run from a checkout that has it."""
-    found = _from_metadata() or _from_pyproject(CHECKOUT_PYPROJECT)
+    """``$TOOLWIRE_DOCS_URL``, else the ``Documentation`` project URL, without a
+    trailing slash; None when toolwire is neither installed with it nor run
+    from a checkout that has it."""
+    found = (
+        os.environ.get(OVERRIDE_ENV, "").strip()
+        or _from_metadata()
+        or _from_pyproject(CHECKOUT_PYPROJECT)
+    )
     return found.rstrip("/") if found else None
 
 
@@ -37,6 +48,13 @@ def rule_url(code: str) -> str | None:
     if code not in RULES_BY_CODE:
         return None
     return _absolute(page_path(code))
+
+
+def rule_reference(code: str) -> str:
+    """The rule's link and the command that prints its page offline."""
+    url = rule_url(code)
+    offline = f"toolwire rule {code}"
+    return f"{url}  (offline: {offline})" if url else offline
 
 
 def rules_index_url() -> str:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-EXIT_USAGE = 2  # toolwire's own code for a usage error (DESIGN.md)
+EXIT_USAGE = 2  # toolwire's own code for a usage error (harness/cli/exit_codes.py)
 INSTALLED = "installed"  # `toolwire: installed` keeps the toolwire already there
 # Characters actions/upload-artifact refuses in a name (actions/toolkit,
 # packages/artifact/src/internal/upload/path-and-artifact-name-validation.ts).
@@ -51,7 +51,7 @@ class UsageError(Exception):
 
 @dataclass(frozen=True)
 class Inputs:
-    adapter: str
+    adapter: str  # empty: the one [tool.toolwire] or TOOLWIRE_ADAPTER names, else exit 2
     corpus: str
     select: str
     baseline: str
@@ -60,6 +60,8 @@ class Inputs:
     toolwire: str
     python: str
     python_version: str
+    fail_on: str = ""
+    profiles: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Inputs:
@@ -67,7 +69,7 @@ class Inputs:
             return env.get(f"INPUT_{name}", "").strip() or default
 
         return cls(
-            adapter=get("ADAPTER", "reference"),
+            adapter=get("ADAPTER"),
             corpus=get("CORPUS"),
             select=get("SELECT"),
             baseline=get("BASELINE"),
@@ -76,6 +78,9 @@ class Inputs:
             toolwire=get("TOOLWIRE"),
             python=get("PYTHON"),
             python_version=get("PYTHON_VERSION"),
+            fail_on=get("FAIL_ON"),
+            # one DIALECT=PROFILE per line, or separated by spaces or commas
+            profiles=tuple(re.split(r"[\s,]+", get("PROFILE"))) if get("PROFILE") else (),
         )
 
 
@@ -112,7 +117,7 @@ def default_artifact_name(inputs: Inputs, env: Mapping[str, str]) -> str:
         parts += matrix
     elif env.get("TOOLWIRE_JOB_TOTAL", "1") not in ("", "0", "1"):  # a matrix, values unknown
         parts.append(env.get("TOOLWIRE_JOB_INDEX", "") or "0")
-    parts.append(inputs.adapter)
+    parts.append(inputs.adapter or "configured")  # else from the project's settings
     name = "-".join(["toolwire", *(_slug(part) for part in parts)])
     if len(name) > NAME_LIMIT or any(_slug(part) != part for part in parts):
         digest = hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:8]
@@ -225,14 +230,22 @@ class Outcome:
 
 
 def run_command(toolwire: str, inputs: Inputs) -> list[str]:
-    command = [toolwire, "run", "--adapter", inputs.adapter, "--report-dir", inputs.report_dir]
+    """`toolwire run` with the inputs given. An empty input is left to the
+    project's settings ([tool.toolwire] in its pyproject.toml, TOOLWIRE_*
+    variables): without an adapter anywhere toolwire exits 2 and lists the
+    installed ones."""
+    command = [toolwire, "run", "--report-dir", inputs.report_dir]
     for option, value in (
+        ("--adapter", inputs.adapter),
         ("--corpus", inputs.corpus),
         ("--select", inputs.select),
         ("--baseline", inputs.baseline),
+        ("--fail-on", inputs.fail_on),
     ):
         if value:
             command += [option, value]
+    for profile in inputs.profiles:
+        command += ["--profile", profile]
     return command
 
 

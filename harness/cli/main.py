@@ -44,9 +44,11 @@ class ToolwireGroup(click.Group):
 def cli() -> None:
     """Conformance harness for LLM tool-calling wire formats.
 
-    Judge a converter between OpenAI Chat Completions, Anthropic Messages,
-    DeepSeek thinking mode and Qwen3-Coder XML against a corpus of recorded
-    transcripts, and say exactly what is wrong.
+    Judge a converter between OpenAI Chat Completions (openai-chat), the
+    OpenAI Responses API (openai-responses), Anthropic Messages
+    (anthropic-messages), Gemini generateContent (gemini), DeepSeek thinking
+    mode (deepseek-chat) and Qwen3-Coder XML tool calls (qwen-xml) against a
+    corpus of recorded transcripts, and say exactly what is wrong.
     """
 
 
@@ -62,6 +64,7 @@ def _register_commands() -> None:
     from toolwire.harness.cli.probe_cmd import probe
     from toolwire.harness.cli.record_cmd import record
     from toolwire.harness.cli.report_cmd import report
+    from toolwire.harness.cli.rule_cmd import rule
     from toolwire.harness.cli.run_cmd import run
 
     cli.add_command(run)
@@ -75,6 +78,7 @@ def _register_commands() -> None:
     cli.add_command(fuzz)
     cli.add_command(adapter_protocol)
     cli.add_command(probe)
+    cli.add_command(rule)
 
 
 _register_commands()

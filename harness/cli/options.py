@@ -79,7 +79,11 @@ def _corpus_folder(ctx: click.Context, param: click.Parameter, value: Path | Non
 
 
 def corpus_option(
-    help_text: str | None = None, *, to_write: bool = False, checked: bool = False
+    help_text: str | None = None,
+    *,
+    to_write: bool = False,
+    checked: bool = False,
+    envvar: str | None = None,
 ) -> Callable[[F], F]:
     """``--corpus FOLDER`` (the ``corpus_path`` argument; None means the bundled
     corpus). ``to_write``: the corpus a new case goes to, so a file is refused
@@ -93,6 +97,7 @@ def corpus_option(
         type=click.Path(file_okay=not to_write, path_type=Path),
         default=None,
         callback=_corpus_folder if checked else None,
+        envvar=envvar,
         help=help_text,
     )
 
@@ -130,21 +135,30 @@ def _finite_timeout(_ctx: click.Context, _param: click.Parameter, value: float) 
     return value
 
 
-def timeout_option(help_text: str, default: float = DEFAULT_TIMEOUT) -> Callable[[F], F]:
+def timeout_option(
+    help_text: str, default: float = DEFAULT_TIMEOUT, envvar: str | None = None
+) -> Callable[[F], F]:
     return click.option(
         "--timeout",
         type=click.FloatRange(min=0.01),
         default=default,
         show_default=True,
         callback=_finite_timeout,
+        envvar=envvar,
         help=help_text,
     )
 
 
-def profiles_option(help_text: str) -> Callable[[F], F]:
-    """``--profile DIALECT=PROFILE`` (repeatable); parse with ``parse_profiles``."""
+def profiles_option(help_text: str, envvar: str | None = None) -> Callable[[F], F]:
+    """``--profile DIALECT=PROFILE`` (repeatable; from ``envvar``, separated by
+    spaces); parse with ``parse_profiles``."""
     return click.option(
-        "--profile", "profiles", multiple=True, metavar="DIALECT=PROFILE", help=help_text
+        "--profile",
+        "profiles",
+        multiple=True,
+        metavar="DIALECT=PROFILE",
+        envvar=envvar,
+        help=help_text,
     )
 
 

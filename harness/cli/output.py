@@ -10,6 +10,7 @@ import click
 from toolwire.conformance.catalogue import RULE_CODES
 from toolwire.harness.engine.explain import explain
 from toolwire.harness.engine.session import RunResult
+from toolwire.harness.gate import DEFAULT_FAIL_ON, warnings_note
 from toolwire.harness.reports.summary import exercised_line, rule_totals
 
 MAX_EXPLAINED = 20
@@ -41,8 +42,16 @@ def _problems(row: dict[str, int]) -> str:
 
 
 def print_run_summary(
-    result: RunResult, verbose: bool = False, report_dir: Path | None = None
+    result: RunResult,
+    verbose: bool = False,
+    report_dir: Path | None = None,
+    fail_on: str = DEFAULT_FAIL_ON,
+    exit_code: int | None = None,
 ) -> None:
+    """The run in one screen; ``exit_code`` is the run's under ``fail_on``
+    (default the result's own)."""
+    if exit_code is None:
+        exit_code = result.exit_code
     adapter = result.adapter
     click.echo(
         f"toolwire run: adapter {adapter.name} {adapter.version} on {len(result.cases)} cases "
@@ -70,5 +79,8 @@ def print_run_summary(
         click.echo(f"failing rules: {worst}")
     if report_dir is not None:
         click.echo(f"results: {report_dir / 'results.json'}")
-    verdict_line = {0: "PASS", 1: "FAIL", 3: "ERROR"}[result.exit_code]
-    click.echo(f"{verdict_line}: exit {result.exit_code}")
+    note = warnings_note(totals["warn"], fail_on)
+    if note:
+        click.echo(note)
+    verdict_line = {0: "PASS", 1: "FAIL", 3: "ERROR"}[exit_code]
+    click.echo(f"{verdict_line}: exit {exit_code}")

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import click
 
+from toolwire.conformance.profiles import PROFILES
 from toolwire.harness.atomic_write import ensure_writable_folder, write_atomic
+from toolwire.harness.cli.config import ConfiguredCommand, config_hint, env_name
 from toolwire.harness.cli.options import (
-    adapter_option,
     corpus_option,
     parse_profiles,
     profiles_option,
@@ -21,6 +22,7 @@ from toolwire.harness.cli.options import (
 )
 from toolwire.harness.cli.output import print_run_summary
 from toolwire.harness.errors import CorpusError, ToolwireError
+from toolwire.harness.gate import DEFAULT_FAIL_ON, FAIL_ON, gated_exit_code
 
 EXIT_USAGE = 2
 
@@ -42,43 +44,72 @@ def _parse_jobs(_ctx: click.Context, _param: click.Parameter, value: str) -> int
     return jobs
 
 
-@click.command("run")
-@adapter_option(
-    "reference, an installed adapter name, package.module:attribute, "
-    "http://127.0.0.1:PORT?front=...&back=... or cmd:COMMAND."
+@click.command("run", cls=ConfiguredCommand)
+@click.option(
+    "--adapter",
+    "adapter_spec",
+    envvar=env_name("adapter"),
+    show_envvar=True,
+    metavar="SPEC",
+    help="The adapter to judge (required, unless the environment or [tool.toolwire] of "
+    "pyproject.toml names one): reference, an installed adapter name, "
+    "package.module:attribute, http://127.0.0.1:PORT?front=...&back=... or cmd:COMMAND.",
 )
-@corpus_option()
+@corpus_option(envvar=env_name("corpus"))
 @click.option(
     "--select",
     "select",
     metavar="EXPR",
+    envvar=env_name("select"),
     help="Comma-separated: feature:NAME, dialect:NAME, rule:GLOB or a glob on case ids.",
 )
 @click.option(
     "--baseline",
     "baseline_path",
     type=click.Path(path_type=Path),
+    envvar=env_name("baseline"),
     help="Known failures, one 'case-id::rule-code  # reason' per line.",
 )
 @click.option(
-    "--report-dir", type=click.Path(path_type=Path), help="Write results.json into this folder."
+    "--report-dir",
+    type=click.Path(path_type=Path),
+    envvar=env_name("report-dir"),
+    help="Write results.json into this folder.",
 )
 @text_or_json_option("What to print: a summary, or the results JSON.")
-@timeout_option("Seconds an adapter may take per case.")
+@timeout_option("Seconds an adapter may take per case.", envvar=env_name("timeout"))
 @click.option(
     "--jobs",
     default="1",
     show_default=True,
     metavar="N|auto",
     callback=_parse_jobs,
+    envvar=env_name("jobs"),
     help="Run cases in N worker processes (auto: one per CPU); same verdicts, same order. "
     "An http:// adapter always runs serially.",
 )
-@profiles_option("Judge output in DIALECT under PROFILE (repeatable).")
+@profiles_option(
+    "Judge output in DIALECT under PROFILE (repeatable; profiles: "
+    + ", ".join(f"{name} ({p.dialect})" for name, p in PROFILES.items())
+    + ").",
+    envvar=env_name("profiles"),
+)
+@click.option(
+    "--fail-on",
+    "fail_on",
+    type=click.Choice(FAIL_ON),
+    default=DEFAULT_FAIL_ON,
+    show_default=True,
+    envvar=env_name("fail-on"),
+    help="What fails the run: MUST failures, adapter errors and stale baseline entries "
+    "(must), or SHOULD verdicts too (warn).",
+)
+@click.option("--strict", is_flag=True, help="The same as --fail-on warn.")
 @click.option(
     "--proxy-cmd",
     "proxy_command",
     metavar="COMMAND",
+    envvar=env_name("proxy-cmd"),
     help="Start the proxy of an http:// adapter for the run: {upstream_url} and {port} are "
     "replaced (docs/proxies.md).",
 )
@@ -88,6 +119,7 @@ def _parse_jobs(_ctx: click.Context, _param: click.Parameter, value: str) -> int
     type=click.Choice(["auto", "bar", "plain", "off"]),
     default="auto",
     show_default=True,
+    envvar=env_name("progress"),
     help="Progress on stderr: a bar with counts and the current case on a terminal, "
     "a plain line every 30 s in CI or a pipe (auto), or none.",
 )
@@ -97,7 +129,7 @@ def _parse_jobs(_ctx: click.Context, _param: click.Parameter, value: str) -> int
     "toolwire.harness.reports.load",
 )
 def run(
-    adapter_spec: str,
+    adapter_spec: str | None,
     corpus_path: Path | None,
     select: str | None,
     baseline_path: Path | None,
@@ -106,6 +138,8 @@ def run(
     timeout: float,
     jobs: int,
     profiles: tuple[str, ...],
+    fail_on: str,
+    strict: bool,
     proxy_command: str | None,
     progress_setting: str,
     verbose: bool,
@@ -113,7 +147,14 @@ def run(
     """Run the conformance checks of an adapter over a corpus.
 
     Exit 0 when every MUST check passes or is baselined, 1 when one fails or a
-    baseline entry is stale, 2 on a usage error, 3 when the adapter broke.
+    baseline entry is stale (or, with --fail-on warn, a SHOULD verdict is
+    there), 2 on a usage error, 3 when the adapter broke.
+
+    Every option may also come from a TOOLWIRE_* environment variable
+    (TOOLWIRE_ADAPTER, TOOLWIRE_FAIL_ON, TOOLWIRE_PROFILES separated by spaces,
+    ...) or from [tool.toolwire] in pyproject.toml (adapter, corpus, select,
+    baseline, report-dir, timeout, jobs, profiles, fail-on, ...); the command
+    line wins over the environment, the environment over pyproject.toml.
     """
     from toolwire.harness.adapters.lifecycle import adapter_session
     from toolwire.harness.adapters.loader import load_adapter
@@ -130,6 +171,10 @@ def run(
     from toolwire.harness.engine.session import Selection, run_corpus
     from toolwire.harness.results.document import results_document
 
+    if adapter_spec is None or not adapter_spec.strip():
+        raise _no_adapter()
+    if strict:
+        fail_on = "warn"
     if report_dir is not None:
         ensure_writable_folder(report_dir)  # refused now, not after the whole run
     root = corpus_path or bundled_corpus_root()
@@ -165,7 +210,9 @@ def run(
             jobs=jobs,
             on_case_start=progress.case_started,
         )
+    exit_code = gated_exit_code(result.exit_code, (v.outcome for v in result.verdicts), fail_on)
     document = results_document(result)
+    document["exit_code"] = exit_code
     if report_dir is not None:
         write_atomic(
             report_dir / "results.json", json.dumps(document, indent=2, ensure_ascii=False) + "\n"
@@ -173,8 +220,21 @@ def run(
     if output_format == "json":
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:
-        print_run_summary(result, verbose=verbose, report_dir=report_dir)
-    exit_if_threads_linger(
-        threads_before, result.exit_code, lambda line: click.echo(line, err=True)
+        print_run_summary(
+            result, verbose=verbose, report_dir=report_dir, fail_on=fail_on, exit_code=exit_code
+        )
+    exit_if_threads_linger(threads_before, exit_code, lambda line: click.echo(line, err=True))
+    raise SystemExit(exit_code)
+
+
+def _no_adapter() -> RunUsageError:
+    """No adapter on the command line, in the environment or in pyproject.toml:
+    a run never judges one nobody named."""
+    from toolwire.harness.adapters.loader import available_adapter_names
+
+    return RunUsageError(
+        "no adapter to judge: name one with " + config_hint(),
+        hint="installed adapters: "
+        + ", ".join(available_adapter_names())
+        + "; or package.module:attribute, http://HOST:PORT or cmd:COMMAND (docs/adapters.md)",
     )
-    raise SystemExit(result.exit_code)

@@ -12,8 +12,9 @@ from typing import Any
 from toolwire.conformance.catalogue import RULES_BY_CODE
 from toolwire.conformance.findings import Finding
 from toolwire.harness.engine.verdicts import Verdict
+from toolwire.harness.gate import must_under
 from toolwire.harness.redaction import redact
-from toolwire.harness.rule_links import rule_url
+from toolwire.harness.rule_links import rule_reference
 
 MAX_DIFF_LINES = 12
 MAX_VALUE_CHARS = 80
@@ -85,6 +86,9 @@ def explain(verdict: Verdict) -> str:
     lines = [f"{verdict.outcome.upper()} {verdict.item_id}{level}"]
     if rule is not None:
         lines.append(f"  Rule: {rule.statement}")
+    stricter = must_under(verdict.rule_code, verdict.profile) if verdict.outcome == "warn" else None
+    if stricter:
+        lines.append(f"  Stricter: {stricter}")
     if verdict.message and not verdict.findings:
         lines.append(f"  Why: {verdict.message}")
     for located in verdict.findings[:MAX_FINDINGS_SHOWN]:
@@ -101,5 +105,5 @@ def explain(verdict: Verdict) -> str:
             f"  Next: fix the converter, or list it in a baseline file: "
             f"{baseline_line(verdict)}  # reason"
         )
-        lines.append(f"  Docs: {rule_url(rule.code)}")
+        lines.append(f"  Docs: {rule_reference(rule.code)}")
     return "\n".join(lines)

@@ -43,6 +43,9 @@ OPTION_CORPUS = "toolwire_corpus"
 OPTION_BASELINE = "toolwire_baseline"
 OPTION_REPORT_DIR = "toolwire_report_dir"
 OPTION_TIMEOUT = "toolwire_timeout"
+OPTION_FAIL_ON = "toolwire_fail_on"
+OPTION_PROFILE = "toolwire_profile"
+FAIL_ON_CHOICES = ("must", "warn")  # toolwire.harness.gate.FAIL_ON, without importing it
 WORKER_OUTPUT = "toolwire_judged"
 # The attribute of an xdist worker's call report that carries its case's verdicts.
 REPORT_RECORD = "toolwire_record"
@@ -85,14 +88,30 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=float,
         help="Seconds an adapter may take per case (default 10).",
     )
+    group.addoption(
+        "--toolwire-fail-on",
+        dest=OPTION_FAIL_ON,
+        choices=FAIL_ON_CHOICES,
+        help="What fails a case: MUST failures, errors and stale baseline entries (must, "
+        "the default), or SHOULD verdicts too (warn).",
+    )
+    group.addoption(
+        "--toolwire-profile",
+        dest=OPTION_PROFILE,
+        action="append",
+        metavar="DIALECT=PROFILE",
+        help="Judge output in DIALECT under PROFILE (repeatable), as `toolwire run --profile`.",
+    )
     for name, help_text in (
         (OPTION_ADAPTER, "adapter spec for toolwire's conformance checks"),
         (OPTION_CORPUS, "toolwire corpus folder"),
         (OPTION_BASELINE, "toolwire baseline file"),
         (OPTION_REPORT_DIR, "folder for toolwire's results.json"),
         (OPTION_TIMEOUT, "seconds an adapter may take per case"),
+        (OPTION_FAIL_ON, "what fails a toolwire case: must (default) or warn"),
     ):
         parser.addini(name, help_text, default=None)
+    parser.addini(OPTION_PROFILE, "DIALECT=PROFILE lines for toolwire's judging", type="linelist")
 
 
 def _setting(config: pytest.Config, name: str) -> Any:
@@ -159,6 +178,12 @@ def _setup(config: pytest.Config) -> Setup | None:
 
     worker = getattr(config, "workerinput", {}).get("workerid", "")
     timeout = _setting(config, OPTION_TIMEOUT)
+    fail_on = _setting(config, OPTION_FAIL_ON) or "must"
+    if fail_on not in FAIL_ON_CHOICES:  # from the ini file: the command line checks its own
+        raise pytest.UsageError(
+            f"toolwire: toolwire_fail_on = {fail_on!r} is not one of {', '.join(FAIL_ON_CHOICES)}"
+        )
+    profiles = tuple(_setting(config, OPTION_PROFILE) or ())
     try:
         setup = read_setup(
             spec,
@@ -166,6 +191,8 @@ def _setup(config: pytest.Config) -> Setup | None:
             _setting(config, OPTION_BASELINE),
             float(timeout) if timeout is not None else None,
             worker,
+            profiles=profiles,
+            fail_on=fail_on,
         )
     except ToolwireError as error:
         raise pytest.UsageError(f"toolwire: {error}") from None

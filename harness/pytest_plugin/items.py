@@ -9,7 +9,8 @@ stale baseline entry, with toolwire's explanation of each (no traceback).
 SHOULD verdicts pass the item: they are recorded on it (a report section and
 ``user_properties``, so JUnit XML carries them) and listed in the terminal
 summary, never raised as Python warnings (``-W error`` must not turn advice
-into failures). docs/pytest-plugin.md.
+into failures); ``--toolwire-fail-on warn`` makes them fail it, as
+``toolwire run --fail-on warn`` fails the run. docs/pytest-plugin.md.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ class ToolwireItem(pytest.Item):
         self.record = record
         if setup.worker:
             self.user_properties.append((PROPERTY_WORKER, setup.worker))
-        outcome, text = case_outcome(record.verdicts)
+        outcome, text = case_outcome(record.verdicts, setup.judged.fail_on)
         advice = [v for v in record.verdicts if v.outcome == "warn"]
         if advice:
             self.user_properties.extend(
@@ -108,9 +109,10 @@ class ToolwireItem(pytest.Item):
         return self.case.source, 0, self.name
 
 
-def case_outcome(verdicts: tuple[Verdict, ...]) -> tuple[str, str]:
-    """The item's outcome ("passed", "failed", "skipped", "xfailed") and its text."""
-    failing = [v for v in verdicts if v.is_failure]
+def case_outcome(verdicts: tuple[Verdict, ...], fail_on: str = "must") -> tuple[str, str]:
+    """The item's outcome ("passed", "failed", "skipped", "xfailed") and its
+    text; with ``fail_on`` "warn" a SHOULD verdict fails it too."""
+    failing = [v for v in verdicts if v.is_failure or (fail_on == "warn" and v.outcome == "warn")]
     if failing:
         return "failed", _explained(failing)
     judged = [v for v in verdicts if v.outcome != "unsupported"]

@@ -53,6 +53,9 @@ class Judged:
     corpus_root: str
     started: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
     records: dict[str, CaseRecord] = field(default_factory=dict)
+    # dialect -> profile named by --toolwire-profile; what fails a case
+    profiles: dict[str, str] = field(default_factory=dict)
+    fail_on: str = "must"
 
     def add(self, record: CaseRecord) -> None:
         self.records[record.case_id] = record
@@ -86,6 +89,8 @@ class Judged:
                 "adapter": [self.adapter_name, self.adapter_version],
                 "corpus": self.corpus_root,
                 "started": self.started,
+                "profiles": self.profiles,
+                "fail_on": self.fail_on,
                 "records": [record_to_json(r) for r in self.records.values()] if records else [],
             },
             ensure_ascii=False,
@@ -95,7 +100,15 @@ class Judged:
     def from_json(cls, text: str) -> Judged:
         data = json.loads(text)
         name, version = data["adapter"]
-        judged = cls(data["spec"], name, version, data["corpus"], data["started"])
+        judged = cls(
+            data["spec"],
+            name,
+            version,
+            data["corpus"],
+            data["started"],
+            profiles=data.get("profiles", {}),
+            fail_on=data.get("fail_on", "must"),
+        )
         for record in data["records"]:
             judged.add(_record_from_data(record))
         return judged
@@ -109,6 +122,7 @@ class Judged:
     def document(self) -> dict[str, Any]:
         from toolwire.harness.adapters.base import LoadedAdapter
         from toolwire.harness.engine.session import RunResult
+        from toolwire.harness.gate import gated_exit_code
         from toolwire.harness.results.document import results_document
 
         records = self.ordered()
@@ -127,18 +141,21 @@ class Judged:
             frozenset(),
             cast(Any, None),
         )
-        return results_document(
-            RunResult(
-                adapter=adapter,
-                corpus_root=self.corpus_root,
-                cases=tuple(record.case_id for record in records),
-                verdicts=verdicts,
-                started=datetime.fromisoformat(self.started),
-                finished=datetime.now(UTC),
-                broken=_broken(len(records), verdicts),
-                case_features={record.case_id: record.features for record in records},
-            )
+        result = RunResult(
+            adapter=adapter,
+            corpus_root=self.corpus_root,
+            cases=tuple(record.case_id for record in records),
+            verdicts=verdicts,
+            started=datetime.fromisoformat(self.started),
+            finished=datetime.now(UTC),
+            broken=_broken(len(records), verdicts),
+            profiles=dict(self.profiles),
+            case_features={record.case_id: record.features for record in records},
         )
+        document = results_document(result)
+        outcomes = (v.outcome for v in verdicts)
+        document["exit_code"] = gated_exit_code(result.exit_code, outcomes, self.fail_on)
+        return document
 
 
 def record_to_json(record: CaseRecord, passes: bool = True) -> list[Any]:
@@ -258,6 +275,8 @@ def read_setup(
     baseline_path: str | None,
     timeout: float | None,
     worker: str,
+    profiles: tuple[str, ...] = (),
+    fail_on: str = "must",
 ) -> Setup:
     """Load what a session needs; a ToolwireError says what is wrong.
 
@@ -267,10 +286,12 @@ def read_setup(
     workers do not both parse the whole corpus."""
     from toolwire.harness.adapters.loader import load_adapter
     from toolwire.harness.baseline.entries import load_baseline
+    from toolwire.harness.cli.options import parse_profiles
     from toolwire.harness.corpus.index import IndexedCorpus, read_index
     from toolwire.harness.corpus.loader import bundled_corpus_root, load_corpus
     from toolwire.harness.engine.options import DEFAULT_TIMEOUT, RunOptions
 
+    chosen = parse_profiles(profiles)  # a wrong pair is refused before anything loads
     root = Path(corpus_path) if corpus_path else bundled_corpus_root()
     corpus = read_index(root) if worker else IndexedCorpus.of_cases(root, load_corpus(root))
     adapter = load_adapter(spec)
@@ -278,6 +299,13 @@ def read_setup(
     baseline: dict[str, list[BaselineEntry]] = {}
     for entry in entries:
         baseline.setdefault(entry.case_id, []).append(entry)
-    options = RunOptions(timeout=timeout or DEFAULT_TIMEOUT, corpus=corpus)
-    judged = Judged(adapter.spec, adapter.name, adapter.version, str(corpus.root))
+    options = RunOptions(timeout=timeout or DEFAULT_TIMEOUT, profiles=chosen, corpus=corpus)
+    judged = Judged(
+        adapter.spec,
+        adapter.name,
+        adapter.version,
+        str(corpus.root),
+        profiles=chosen,
+        fail_on=fail_on,
+    )
     return Setup(corpus, adapter, options, baseline, judged, worker)

@@ -1,5 +1,6 @@
 """A self-contained HTML report: header, totals, the rule-family × feature
-matrix, and every failure with its explanation and diff one click away.
+matrix, every failure with its explanation and diff one click away, and the
+pages of the rules it cites (rule_pages_html.py).
 
 One file, no script, no external resource (a Content-Security-Policy says
 so to the browser): it opens from disk, from a CI artifact or as a mail
@@ -14,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 
 from toolwire.harness.reports.html_style import STYLE
+from toolwire.harness.reports.rule_pages_html import page_anchor, rule_pages_section
 from toolwire.harness.reports.summary import (
     OUTCOMES,
     RULE_COLUMNS,
@@ -55,6 +57,7 @@ def render_html(document: Record) -> str:
             _matrix(Matrix(document)),
             _exercised(document),
             _failures(rows),
+            rule_pages_section(record["rule"] for record in rows[:MAX_ROWS]),
             "<footer>Rendered from the results JSON by <code>toolwire report --format html"
             "</code>; the JSON is the source of truth.</footer>",
         ]
@@ -197,8 +200,13 @@ def _failures(rows: Sequence[Record]) -> str:
             f"<h3>{escape(family)} <small>{escape(outcome_line(counts))}</small></h3>"
         )
         for rule in sorted(rules, key=lambda r: (-len(rules[r]), r)):
+            page = (
+                f' <a class="page" href="#{page_anchor(rule)}">rule page</a>'
+                if rule_url(rule)
+                else ""
+            )
             parts.append(
-                f'<h4 id="{anchor("rule", rule)}">{rule_link(rule)} · {len(rules[rule])}</h4>'
+                f'<h4 id="{anchor("rule", rule)}">{rule_link(rule)} · {len(rules[rule])}{page}</h4>'
             )
             parts.extend(_row(record) for record in rules[rule])
         parts.append("</section>")

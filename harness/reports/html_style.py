@@ -83,6 +83,13 @@ table.findings { border-collapse: collapse; width: 100%; font-size: .8rem; }
 table.findings th, table.findings td { border: 1px solid var(--line); padding: .25rem .4rem;
   text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 .more { color: var(--muted); font-style: italic; }
+details.rule-page { border: 1px solid var(--line); border-radius: 6px; margin: .35rem 0;
+  padding: 0 .75rem; background: var(--bg); }
+details.rule-page > summary { cursor: pointer; padding: .4rem 0; }
+details.rule-page:target { outline: 2px solid var(--line); }
+details.rule-page blockquote { margin: .5rem 0; padding-left: .75rem;
+  border-left: 3px solid var(--line); }
+h4 a.page { font-size: .8rem; font-weight: normal; }
 footer { margin-top: 3rem; color: var(--muted); font-size: .8rem; }
 @media (max-width: 640px) {
   body { font-size: 14px; }

@@ -51,6 +51,7 @@ class Step:
             "INPUT_TOOLWIRE": "installed",
             "INPUT_PYTHON": sys.executable,
             "INPUT_SELECT": SELECT,
+            "INPUT_ADAPTER": "reference",  # a test of its absence sets it empty
             **{f"INPUT_{key.upper().replace('-', '_')}": value for key, value in inputs.items()},
             **env,
         }

@@ -7,6 +7,7 @@ from typing import Any
 
 from tests.support.real_transcripts import PROJECT_ROOT
 from toolwire.harness.corpus.loader import BUNDLED_PACKAGE
+from toolwire.harness.rule_pages import PAGES_PACKAGE
 
 # The repository's folders and the names they take in the installed package.
 FOLDERS = {"toolwire.harness": "harness", "toolwire.conformance": "conformance"}
@@ -28,13 +29,14 @@ def test_every_python_package_in_the_tree_is_declared() -> None:
     }
     declared = _declared_packages()
     assert on_disk - declared == set(), "add these to [tool.setuptools] packages"
-    assert declared - on_disk == {BUNDLED_PACKAGE}, "these are declared but not on disk"
+    # the two data packages: the corpus and the rule pages
+    assert declared - on_disk == {BUNDLED_PACKAGE, PAGES_PACKAGE}, "declared but not on disk"
 
 
 def test_nothing_is_installed_under_a_generic_top_level_name() -> None:
     assert {name.split(".")[0] for name in _declared_packages()} == {"toolwire"}
     package_dir = _config()["tool"]["setuptools"]["package-dir"]
-    assert package_dir == {**FOLDERS, BUNDLED_PACKAGE: "corpus"}
+    assert package_dir == {**FOLDERS, BUNDLED_PACKAGE: "corpus", PAGES_PACKAGE: "docs/rules"}
 
 
 def test_the_corpus_ships_as_the_data_package_the_loader_reads() -> None:

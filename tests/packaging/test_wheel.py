@@ -54,6 +54,12 @@ def _check_contents(wheel: Path) -> None:
     assert schemas and {f"toolwire/harness/schemas/{name}" for name in schemas} <= names
     public = {"toolwire/__init__.py", "toolwire/py.typed", "toolwire/conformance/catalogue.py"}
     assert public <= names
+    # The rule pages, for `toolwire rule CODE` offline.
+    pages = {
+        p.relative_to(PROJECT_ROOT / "docs" / "rules").as_posix()
+        for p in (PROJECT_ROOT / "docs" / "rules").rglob("*.md")
+    }
+    assert len(pages) > 50 and {f"toolwire/_rule_pages/{page}" for page in pages} <= names
 
 
 def test_the_wheel_installs_alone_and_runs_the_bundled_corpus(tmp_path: Path) -> None:
@@ -76,6 +82,12 @@ def test_the_wheel_installs_alone_and_runs_the_bundled_corpus(tmp_path: Path) ->
     run = _run([str(bin_dir / "toolwire"), "run", "--adapter", "reference"], cwd=tmp_path)
     assert run.returncode == 0, (run.stdout[-2000:], run.stderr[-2000:])
     assert "PASS: exit 0" in run.stdout
+
+    # A rule's page, offline, from the installed wheel: the committed page.
+    page = _run([str(bin_dir / "toolwire"), "rule", "pairing.orphan_result"], cwd=tmp_path)
+    assert page.returncode == 0, page.stderr[-2000:]
+    committed = (PROJECT_ROOT / "docs" / "rules" / "pairing" / "orphan_result.md").read_text()
+    assert page.stdout.startswith(committed)
 
     for generic in ("harness", "conformance", "corpus"):  # toolwire-rename: keep
         imported = _run([str(python), "-c", f"import {generic}"], cwd=tmp_path)

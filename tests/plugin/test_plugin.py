@@ -162,7 +162,7 @@ def test_a_should_verdict_passes_under_warnings_as_errors_and_is_summarised(
             "*= toolwire =*",
             f"adapter reorders-results 1 on {len(CASE_IDS)} cases: * verdicts",
             "* pass  1 warn*",
-            "SHOULD verdicts (1; advice: they do not fail their cases):",
+            "SHOULD verdicts (1; advice: they do not fail their cases; *",
             f"  {SHOULD_CASE}::ordering.result_order[[]reorders-results[]]: the results of *",
         ]
     )

@@ -103,9 +103,12 @@ def test_the_report_renders_cleanly_and_failures_open_on_click(
         "console", lambda message: errors.append(message.text) if message.type == "error" else None
     )
     page.on("pageerror", lambda error: errors.append(str(error)))
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
     page.goto(report.as_uri())
 
     assert errors == []
+    assert requested == [report.as_uri()]  # offline: the page asks for nothing else
     # The page itself does not scroll sideways; a wide matrix scrolls in its own box.
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"the page is {overflow}px wider than the {viewport} viewport"
@@ -125,6 +128,23 @@ def test_the_report_renders_cleanly_and_failures_open_on_click(
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     shot = SCREENSHOTS / f"report-{viewport}.png"
+    _check_rule_pages(page)
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
     page.close()
+
+
+def _check_rule_pages(page: object) -> None:
+    """The pages of the cited rules are in the report: one per failing rule,
+    closed until clicked, then the whole page (examples and fix) shows."""
+    embedded = page.locator("details.rule-page")  # type: ignore[attr-defined]
+    failing_rules = page.locator("#failures h4 a.page")  # type: ignore[attr-defined]
+    assert embedded.count() > 0 and embedded.count() == failing_rules.count()
+    target = failing_rules.first.get_attribute("href")
+    assert target.startswith("#page-")
+    details = page.locator(f"details.rule-page[id='{target[1:]}']")  # type: ignore[attr-defined]
+    body = details.locator("h4", has_text="How to fix")
+    assert not body.is_visible()
+    details.locator(":scope > summary").click()
+    assert body.is_visible()
+    assert details.locator("pre").count() > 0  # the examples' payloads
