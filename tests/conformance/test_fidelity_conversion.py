@@ -234,12 +234,14 @@ def _anthropic_error_result(is_error: bool | None) -> Any:
 
 
 def _openai_result(content: str) -> Any:
+    # max_tokens: the limit every anthropic request of these pairs sets, carried.
     return openai_request(
         [
             ASK,
             {"role": "assistant", **_openai_calls(("call_1", "{}"))},
             {"role": "tool", "tool_call_id": "call_1", "content": content},
-        ]
+        ],
+        max_tokens=1024,
     )
 
 

@@ -110,10 +110,14 @@ NOT_FOUND: dict[str, dict[str, str]] = {
 # corpus's out-of-order results as the client sent them: ordering.result_order
 # holds that (issue 27), so it is not found.
 # B: a user content list of parts becomes its Python repr (fidelity.text).
+# Both (SHOULD) leave the client's max_completion_tokens out of the anthropic
+# request (fidelity.parameters), which schema.request already fails for lack of
+# max_tokens.
 ALSO_FOUND: dict[str, set[str]] = {
-    "naive-a": {"schema.response", "ordering.role_alternation"},
+    "naive-a": {"schema.response", "ordering.role_alternation", "fidelity.parameters"},
     "naive-b": {
         "fidelity.error_flag",
+        "fidelity.parameters",
         "fidelity.text",
         "fidelity.tool_choice",
         "fidelity.usage",

@@ -223,7 +223,7 @@ class SingleStopAsString(VariantAdapter):
         return output
 
 
-class CacheHitsInOpenAIDetails(VariantAdapter):
+class CacheHitsInOpenaiDetails(VariantAdapter):
     variation = (
         "DeepSeek cache hits written in OpenAI's prompt_tokens_details.cached_tokens, as "
         "OpenAI-compatible servers (GLM) report them, instead of prompt_cache_hit_tokens"
@@ -428,7 +428,7 @@ VARIANTS: tuple[type[VariantAdapter], ...] = (
     RequiredEmptyAdded,
     EmptyStopAdded,
     SingleStopAsString,
-    CacheHitsInOpenAIDetails,
+    CacheHitsInOpenaiDetails,
     GeminiSignatureUrlSafe,
     GeminiExplicitIds,
     ResponsesItemsSpelledOut,
