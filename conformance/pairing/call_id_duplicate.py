@@ -59,8 +59,10 @@ def check_call_id_duplicate(payload: Conversation | Response) -> list[Finding]:
     for call, path in calls:
         if call.id:
             paths_by_id.setdefault(call.id, []).append(path)
+    scope = ""
     if isinstance(payload, Conversation) and payload.dialect == OPENAI_RESPONSES:
         paths_by_id = _within_one_turn(payload, paths_by_id)
+        scope = " of one model turn, which no result can tell apart"
     found = []
     reported: set[str] = set()
     for call, path in calls:
@@ -70,7 +72,7 @@ def check_call_id_duplicate(payload: Conversation | Response) -> list[Finding]:
             found.append(
                 finding(
                     "pairing.call_id_duplicate",
-                    f"id {call.id!r} is used by {len(paths)} calls: {', '.join(paths)}",
+                    f"id {call.id!r} is used by {len(paths)} calls{scope}: {', '.join(paths)}",
                     path,
                 )
             )

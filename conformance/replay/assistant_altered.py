@@ -17,7 +17,9 @@ requires it, and unchanged wherever it comes back:
 * openai-chat: no reasoning field is documented, so reasoning is not judged.
 * qwen-xml: the calls live in the text, so the whole assistant text (markup
   included) is compared.
-* gemini: calls need not carry an id, and a client may add one to a call that
+* gemini: consecutive model contents are one turn, so an answer may come back
+  split over several (its calls and text are compared across them); calls need
+  not carry an id, and a client may add one to a call that
   had none (pydantic-ai does, and the API accepts it): only an id the
   response gave is compared. A Gemini 3 response's function-call
   ``thoughtSignature`` returns on its call, as the same bytes
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from toolwire.conformance.context import Exchange, ReplayCheck
@@ -39,7 +41,7 @@ from toolwire.conformance.readings.gemini_signatures import requires_signatures,
 from toolwire.conformance.readings.paths import block_path, turn_path
 from toolwire.conformance.readings.reasoning_views import assistant_views
 from toolwire.conformance.readings.server_state import server_state
-from toolwire.conformance.readings.timeline import ASSISTANT_ROLES
+from toolwire.conformance.readings.timeline import ASSISTANT_ROLES, MERGED_MODEL_TURNS
 from toolwire.conformance.readings.xml_oracle import assistant_markup_text
 from toolwire.conformance.readings.xml_values import preview, same_json
 from toolwire.conformance.rule import documented, means, rule
@@ -140,11 +142,11 @@ def _text(turn: Turn) -> str:
 
 def _calls(replay: Replay, dialect: str = "", signatures: bool = False) -> list[Finding]:
     assert replay.index is not None
-    turn = replay.request.turns[replay.index]
     returned = replay.returned.tool_calls
     sent = [
-        (call, block_path(replay.request, replay.index, b))
-        for b, call in enumerate(turn.blocks)
+        (call, block_path(replay.request, index, b))
+        for index in sent_turns(replay)
+        for b, call in enumerate(replay.request.turns[index].blocks)
         if isinstance(call, ToolCall)
     ]
     if len(returned) != len(sent):
@@ -202,9 +204,28 @@ def _call_json(call: ToolCall) -> dict[str, object]:
     return {"id": call.id, "name": call.name, "arguments": call.arguments}
 
 
+def sent_turns(replay: Replay) -> list[int]:
+    """The turns of request n+1 that send the answer back: the replayed turn,
+    and in gemini the model contents right after it (consecutive model
+    contents are one turn, ``readings/timeline.py``)."""
+    assert replay.index is not None
+    turns = replay.request.turns
+    found = [replay.index]
+    if replay.request.dialect in MERGED_MODEL_TURNS:
+        while found[-1] + 1 < len(turns) and turns[found[-1] + 1].role in ASSISTANT_ROLES:
+            found.append(found[-1] + 1)
+    return found
+
+
+def _sent_turn(replay: Replay) -> Turn:
+    """The answer as request n+1 sends it back, its turns read as one."""
+    turns = [replay.request.turns[index] for index in sent_turns(replay)]
+    return replace(turns[0], blocks=tuple(block for turn in turns for block in turn.blocks))
+
+
 def _visible_text(replay: Replay, dialect: str) -> list[Finding]:
     assert replay.index is not None
-    turn = replay.request.turns[replay.index]
+    turn = _sent_turn(replay)
     if dialect == QWEN_XML:
         expected, actual = assistant_markup_text(replay.returned), assistant_markup_text(turn)
         what = "text (tool-call markup included)"

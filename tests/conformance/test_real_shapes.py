@@ -341,3 +341,26 @@ def test_two_calls_of_one_turn_with_one_id_are_still_a_duplicate() -> None:
     )
     found = [code for code, _ in musts(json.dumps(body), "openai-responses")]
     assert "pairing.call_id_duplicate" in found
+
+
+# --- Gemini: an answer sent back over consecutive model contents -------------------
+
+ASKED = {"contents": [{"role": "user", "parts": [{"text": "Paris and Rome?"}]}], "tools": [WEATHER]}
+CALLED = _gemini_response([PARIS, ROME])
+
+
+def _replayed(model_contents: list[list[Json]], answers: list[Json]) -> str:
+    return cassette(GEMINI_URI, (ASKED, CALLED), (_gemini_request(model_contents, answers), DONE))
+
+
+def test_an_answer_sent_back_in_one_content_passes() -> None:
+    assert musts(_replayed([[PARIS, ROME]], BOTH_ANSWERS)) == []
+
+
+def test_an_answer_sent_back_over_consecutive_contents_passes() -> None:
+    assert musts(_replayed([[PARIS], [ROME]], BOTH_ANSWERS)) == []
+
+
+def test_an_answer_sent_back_with_a_call_lost_is_still_caught() -> None:
+    found = musts(_replayed([[PARIS]], BOTH_ANSWERS[:1]))
+    assert ("replay.assistant_altered", "contents[1]") in found
