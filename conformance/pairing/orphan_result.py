@@ -1,5 +1,12 @@
 """pairing.orphan_result: every tool result answers a call of the assistant
 turn before it (gemini: by id where the response has one, else by name and order).
+
+An openai-responses request that continues server-side state
+(``previous_response_id``, ``conversation``: ``readings/server_state.py``)
+answers calls the server holds: a result whose id no call of the request
+carries is not judged there. A result whose call the request does carry is
+still judged, and so is a request that holds nothing else to judge (no
+verdict).
 """
 
 from __future__ import annotations
@@ -9,6 +16,7 @@ from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.pairing.applies import conversation_only, place
 from toolwire.conformance.readings.gemini_pairs import unmatched_results
 from toolwire.conformance.readings.paths import block_path
+from toolwire.conformance.readings.server_state import server_state
 from toolwire.conformance.readings.timeline import CallSite, timeline_of
 from toolwire.conformance.rule import rejected, rule
 from toolwire.conformance.sources import (
@@ -94,6 +102,7 @@ def check_orphan_result(conversation: Conversation) -> list[Finding]:
     for call_site in timeline.calls:
         if call_site.call.id:
             first_site_by_id.setdefault(call_site.call.id, call_site)
+    held_by_server = server_state(conversation) is not None
     # Per call turn: its call ids in order, as a set, and whether every call has one.
     offers: dict[int, tuple[list[str | None], set[str | None], bool]] = {}
     found = []
@@ -112,6 +121,8 @@ def check_orphan_result(conversation: Conversation) -> list[Finding]:
             continue
         if not call_id and owner and not every_call_has_id:
             continue  # a call without an id: pairing.call_id_missing says so, once
+        if held_by_server and (call_id or "") not in first_site_by_id:
+            continue  # its call lives in the state the server prepends
         path = block_path(conversation, site.turn_index, site.block_index)
         where = (
             f"the calls before it are {', '.join(map(repr, offered))}"
@@ -135,7 +146,13 @@ def check_orphan_result(conversation: Conversation) -> list[Finding]:
 
 
 def _has_results(conversation: Conversation) -> bool:
-    return bool(timeline_of(conversation).results)
+    """Results to judge: every result, or, where the server holds earlier state,
+    those whose call the request itself carries."""
+    timeline = timeline_of(conversation)
+    if server_state(conversation) is None:
+        return bool(timeline.results)
+    ids = {site.call.id for site in timeline.calls if site.call.id}
+    return any(site.result.call_id in ids for site in timeline.results)
 
 
 PAYLOAD_CHECKS: dict[str, PayloadCheck] = {

@@ -7,6 +7,16 @@ that makes calls, and the turns that follow it up to the next assistant turn
 ``timeline_of`` builds that structure in one pass over the turns, once per
 conversation (``toolwire.conformance.readings.memo``): a dozen checks read it for each payload,
 and rebuilding it per result made long conversations quadratic.
+
+In Gemini, consecutive ``model`` contents are one model turn: the API accepts
+them, and answers the calls of all of them with the function responses of the
+user content that follows (a real accepted request: pydantic-ai's cassette
+``tests/cassettes/test_tool_search/test_cross_provider_capability_replay[...]``,
+two model contents of one call each, then one user content answering both).
+Read as two turns, the first call would look unanswered and its answer an
+orphan. Other dialects keep each assistant message a turn of its own
+(openai-chat answers 400 when an assistant message's calls are not followed
+by their tool messages).
 """
 
 from __future__ import annotations
@@ -16,9 +26,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from toolwire.conformance.readings.memo import by_identity
-from toolwire.harness.model import Conversation, ToolCall, ToolResult
+from toolwire.harness.model import GEMINI, Conversation, ToolCall, ToolResult
 
 ASSISTANT_ROLES = frozenset({"assistant", "model"})
+# Dialects whose consecutive assistant contents make one model turn.
+MERGED_MODEL_TURNS = frozenset({GEMINI})
 
 
 @dataclass(frozen=True)
@@ -37,7 +49,11 @@ class ResultSite:
 
 @dataclass(frozen=True)
 class CallTurn:
-    """An assistant turn that makes calls, and the turns that may answer them."""
+    """An assistant turn that makes calls, and the turns that may answer them.
+
+    In a dialect of ``MERGED_MODEL_TURNS`` the turn is a run of consecutive
+    model contents: ``turn_index`` is the first of them that makes a call,
+    ``calls`` holds the calls of all of them."""
 
     turn_index: int
     calls: tuple[CallSite, ...]
@@ -92,14 +108,16 @@ def _build(conversation: Conversation) -> Timeline:
                 result = ResultSite(block, t, b)
                 results.append(result)
                 results_by_turn.setdefault(t, []).append(result)
+    runs = _model_turns(assistants, conversation.dialect in MERGED_MODEL_TURNS)
     call_turns = []
     owners: dict[int, CallTurn] = {}
-    for position, index in enumerate(assistants):
-        if index not in calls_by_turn:
+    for position, run in enumerate(runs):
+        sites = tuple(site for index in run for site in calls_by_turn.get(index, ()))
+        if not sites:
             continue
-        end = assistants[position + 1] if position + 1 < len(assistants) else len(turns)
-        window = tuple(range(index + 1, end))
-        call_turn = CallTurn(index, tuple(calls_by_turn[index]), window, index == len(turns) - 1)
+        end = runs[position + 1][0] if position + 1 < len(runs) else len(turns)
+        window = tuple(range(run[-1] + 1, end))
+        call_turn = CallTurn(sites[0].turn_index, sites, window, run[-1] == len(turns) - 1)
         call_turns.append(call_turn)
         owners.update(dict.fromkeys(call_turn.window, call_turn))
     return Timeline(
@@ -109,6 +127,18 @@ def _build(conversation: Conversation) -> Timeline:
         MappingProxyType(owners),
         MappingProxyType({turn: tuple(sites) for turn, sites in results_by_turn.items()}),
     )
+
+
+def _model_turns(assistants: list[int], merged: bool) -> list[list[int]]:
+    """The assistant turn indices grouped into model turns: one each, or runs
+    of consecutive indices where the dialect merges them."""
+    runs: list[list[int]] = []
+    for index in assistants:
+        if merged and runs and runs[-1][-1] == index - 1:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    return runs
 
 
 @by_identity

@@ -17,7 +17,9 @@ requires it, and unchanged wherever it comes back:
 * openai-chat: no reasoning field is documented, so reasoning is not judged.
 * qwen-xml: the calls live in the text, so the whole assistant text (markup
   included) is compared.
-* gemini: calls need not carry an id, and a client may add one to a call that
+* gemini: consecutive model contents are one turn, so an answer may come back
+  split over several (its calls and text are compared across them); calls need
+  not carry an id, and a client may add one to a call that
   had none (pydantic-ai does, and the API accepts it): only an id the
   response gave is compared. A Gemini 3 response's function-call
   ``thoughtSignature`` returns on its call, as the same bytes
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from toolwire.conformance.context import Exchange, ReplayCheck
@@ -38,7 +40,8 @@ from toolwire.conformance.findings import Finding, finding
 from toolwire.conformance.readings.gemini_signatures import requires_signatures, same_signature
 from toolwire.conformance.readings.paths import block_path, turn_path
 from toolwire.conformance.readings.reasoning_views import assistant_views
-from toolwire.conformance.readings.timeline import ASSISTANT_ROLES
+from toolwire.conformance.readings.server_state import server_state
+from toolwire.conformance.readings.timeline import ASSISTANT_ROLES, MERGED_MODEL_TURNS
 from toolwire.conformance.readings.xml_oracle import assistant_markup_text
 from toolwire.conformance.readings.xml_values import preview, same_json
 from toolwire.conformance.rule import documented, means, rule
@@ -107,7 +110,10 @@ def locate_replay(
     ``after`` does not continue ``before`` (nothing to judge)."""
     ids = [call.id for call in returned.tool_calls if call.id]
     if ids:
-        for index, turn in enumerate(after.turns):
+        # The newest turn with the id: a server that numbers ids per response
+        # (Bedrock's call_0) gives earlier turns the same id.
+        for index in reversed(range(len(after.turns))):
+            turn = after.turns[index]
             if turn.role in ASSISTANT_ROLES and any(call.id == ids[0] for call in turn.tool_calls):
                 return Replay(number, returned, after, index, index)
     position = len(before.turns)
@@ -136,11 +142,11 @@ def _text(turn: Turn) -> str:
 
 def _calls(replay: Replay, dialect: str = "", signatures: bool = False) -> list[Finding]:
     assert replay.index is not None
-    turn = replay.request.turns[replay.index]
     returned = replay.returned.tool_calls
     sent = [
-        (call, block_path(replay.request, replay.index, b))
-        for b, call in enumerate(turn.blocks)
+        (call, block_path(replay.request, index, b))
+        for index in sent_turns(replay)
+        for b, call in enumerate(replay.request.turns[index].blocks)
         if isinstance(call, ToolCall)
     ]
     if len(returned) != len(sent):
@@ -149,8 +155,8 @@ def _calls(replay: Replay, dialect: str = "", signatures: bool = False) -> list[
                 CODE,
                 f"{replay.source} returned {len(returned)} tool call(s) "
                 f"({_ids(returned)}); {replay.where} sends back {len(sent)} at "
-                f"{turn_path(replay.index)} ({_ids([c for c, _ in sent])})",
-                turn_path(replay.index),
+                f"{turn_path(replay.index, replay.request)} ({_ids([c for c, _ in sent])})",
+                turn_path(replay.index, replay.request),
                 expected=[_call_json(c) for c in returned],
                 actual=[_call_json(c) for c, _ in sent],
             )
@@ -198,9 +204,28 @@ def _call_json(call: ToolCall) -> dict[str, object]:
     return {"id": call.id, "name": call.name, "arguments": call.arguments}
 
 
+def sent_turns(replay: Replay) -> list[int]:
+    """The turns of request n+1 that send the answer back: the replayed turn,
+    and in gemini the model contents right after it (consecutive model
+    contents are one turn, ``readings/timeline.py``)."""
+    assert replay.index is not None
+    turns = replay.request.turns
+    found = [replay.index]
+    if replay.request.dialect in MERGED_MODEL_TURNS:
+        while found[-1] + 1 < len(turns) and turns[found[-1] + 1].role in ASSISTANT_ROLES:
+            found.append(found[-1] + 1)
+    return found
+
+
+def _sent_turn(replay: Replay) -> Turn:
+    """The answer as request n+1 sends it back, its turns read as one."""
+    turns = [replay.request.turns[index] for index in sent_turns(replay)]
+    return replace(turns[0], blocks=tuple(block for turn in turns for block in turn.blocks))
+
+
 def _visible_text(replay: Replay, dialect: str) -> list[Finding]:
     assert replay.index is not None
-    turn = replay.request.turns[replay.index]
+    turn = _sent_turn(replay)
     if dialect == QWEN_XML:
         expected, actual = assistant_markup_text(replay.returned), assistant_markup_text(turn)
         what = "text (tool-call markup included)"
@@ -211,7 +236,7 @@ def _visible_text(replay: Replay, dialect: str) -> list[Finding]:
         same = expected == actual
     if same:
         return []
-    path = turn_path(replay.index)
+    path = turn_path(replay.index, replay.request)
     return [
         finding(
             CODE,
@@ -234,7 +259,7 @@ def _anthropic_thinking(replay: Replay) -> list[Finding]:
     assert replay.index is not None
     returned = _thinking_items(replay.returned)
     sent = _thinking_items(replay.request.turns[replay.index])
-    path = turn_path(replay.index)
+    path = turn_path(replay.index, replay.request)
     if not returned or sent == returned:
         return []
     if not sent and not replay.returned.tool_calls:
@@ -285,7 +310,7 @@ def _deepseek_reasoning(replay: Replay) -> list[Finding]:
     actual = _reasoning_content(replay.request.turns[replay.index])
     if expected is None or actual == expected:
         return []
-    path = f"{turn_path(replay.index)}.reasoning_content"
+    path = f"{turn_path(replay.index, replay.request)}.reasoning_content"
     state = "omits it" if actual is None else f"sends {preview(actual)}"
     return [
         finding(
@@ -301,7 +326,7 @@ def _deepseek_reasoning(replay: Replay) -> list[Finding]:
 
 def compare_replay(replay: Replay, dialect: str, model: str | None = None) -> list[Finding]:
     if replay.index is None:
-        path = turn_path(replay.expected_at)
+        path = turn_path(replay.expected_at, replay.request)
         role = replay.request.turns[replay.expected_at].role
         return [
             finding(
@@ -321,6 +346,19 @@ def compare_replay(replay: Replay, dialect: str, model: str | None = None) -> li
     elif dialect == DEEPSEEK_CHAT:
         found += _deepseek_reasoning(replay)
     return found
+
+
+def returned_nothing(message: Turn, dialect: str) -> bool:
+    """An answer with no call, no visible text and no reasoning that must
+    come back (Gemini thought parts and text-part signatures are only advised
+    back): nothing a client could lose by not sending it back."""
+    for block in message.blocks:
+        if isinstance(block, TextBlock):
+            if block.text.strip():
+                return False
+        elif not (dialect == GEMINI and isinstance(block, ThinkingBlock)):
+            return False
+    return True
 
 
 def _completed(exchange: Exchange) -> Response | None:
@@ -347,6 +385,10 @@ def check_assistant_altered(exchanges: Sequence[Exchange]) -> list[Finding] | No
         replay = locate_replay(previous.index, before, response.message, after)
         if replay is None:
             continue
+        if replay.index is None and (
+            returned_nothing(response.message, after.dialect) or server_state(after)
+        ):
+            continue  # nothing was lost, or the server holds the answer
         judged = True
         found += compare_replay(replay, following.request.dialect, response.model)
     return found if judged else None

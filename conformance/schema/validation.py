@@ -7,6 +7,16 @@ validated on its own; the openai-chat ``[DONE]`` sentinel is not JSON and not
 an event, and an event whose data is not JSON at all is reported here (no
 schema can accept it). Each finding carries the violation's JSON path, its
 one-line message and the schema keyword path.
+
+Gemini's API reads its JSON as the protobuf JSON mapping, where ``null`` on a
+message field means the field is absent ("null is an accepted value for all
+field types and treated as the default value of the corresponding field
+type", https://protobuf.dev/programming-guides/json/): the API accepted a
+function declaration with ``"description": null`` (simonw/llm-gemini's
+cassette ``tests/cassettes/test_gemini/test_tools.yaml``). Such members are
+left out before a gemini payload is validated; inside the fields that carry
+free JSON (``args``, ``response``, the JSON-Schema fields) ``null`` is a value
+and stays.
 """
 
 from __future__ import annotations
@@ -26,7 +36,7 @@ from toolwire.conformance.rule import documented, rule
 from toolwire.conformance.schema.gemini_parameters import check_gemini_parameters
 from toolwire.conformance.sources import ANTHROPIC_DOCS, DEEPSEEK_THINKING, OPENAI_DOCS
 from toolwire.harness import json_text
-from toolwire.harness.model import PayloadKind, SSEEvent
+from toolwire.harness.model import GEMINI, PayloadKind, SSEEvent
 from toolwire.harness.schemas import SchemaViolation, validate_payload
 from toolwire.harness.sse import parse_sse
 
@@ -134,9 +144,30 @@ def _as_event(item: Any) -> SSEEvent:
 def _violations(
     code: str, dialect: str, kind: PayloadKind, data: Any, prefix: str
 ) -> list[Finding]:
+    if dialect == GEMINI:
+        data = without_nulls(data)
     return [
         _finding(code, violation, prefix) for violation in validate_payload(dialect, kind, data)
     ]
+
+
+# Gemini fields whose value is free JSON (google.protobuf.Struct or Value): a
+# null inside them is a JSON value, not an absent field.
+_FREE_JSON = frozenset({"args", "response", "parametersJsonSchema", "responseJsonSchema"})
+
+
+def without_nulls(value: Any) -> Any:
+    """``value`` with every ``null`` object member left out, as protobuf JSON
+    reads it, except inside the free-JSON fields."""
+    if isinstance(value, dict):
+        return {
+            key: item if key in _FREE_JSON else without_nulls(item)
+            for key, item in value.items()
+            if item is not None
+        }
+    if isinstance(value, list):
+        return [without_nulls(item) for item in value]
+    return value
 
 
 def _finding(code: str, violation: SchemaViolation, prefix: str) -> Finding:

@@ -15,7 +15,7 @@ that a check and its predicate cannot share a mistake.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from toolwire.harness.corpus.case import Case
 from toolwire.harness.model import (
@@ -64,13 +64,27 @@ def view(case: Case) -> CaseView:
         for source in case_payloads(case, kind):  # type: ignore[arg-type]
             parsed = source.under_test.parsed
             if isinstance(parsed, Conversation):
-                requests.append(parsed)
+                requests.append(_one_turn_per_model_run(parsed))
             elif isinstance(parsed, StreamTranscript):
                 streams.append(parsed)
                 responses.append(parsed.response)
             else:
                 responses.append(parsed)
     return CaseView(case, tuple(requests), tuple(responses), tuple(streams))
+
+
+def _one_turn_per_model_run(conversation: Conversation) -> Conversation:
+    """Gemini reads consecutive model contents as one model turn (the API
+    accepts a turn's calls spread over them: docs/conventions.md, "Gemini")."""
+    if conversation.dialect != GEMINI:
+        return conversation
+    turns: list[Turn] = []
+    for turn in conversation.turns:
+        if turns and turn.role in ASSISTANT and turns[-1].role in ASSISTANT:
+            turns[-1] = replace(turns[-1], blocks=turns[-1].blocks + turn.blocks)
+        else:
+            turns.append(turn)
+    return replace(conversation, turns=tuple(turns))
 
 
 # --- small facts --------------------------------------------------------------
