@@ -63,11 +63,7 @@ REAL_DEFECTS: dict[tuple[str, str, str], str] = {
 
 # Cassettes whose false MUSTs come from the codec's reading of the payload.
 CODEC_PENDING: dict[str, str] = {
-    "vercel/ai:packages/google/src/__fixtures__/"
-    "google-stream-tool-call-array-arguments-missing-terminal-function-call.chunks.txt": (
-        "Vertex AI streamed function-call arguments (partialArgs, willContinue): the gemini "
-        "stream reader takes each functionCall part for a whole call"
-    ),
+    # (none left: Vertex AI's partialArgs streams are reassembled into one call)
 }
 
 

@@ -135,7 +135,13 @@ def _judge_one(
         sent_back_from_gemini(output_raw, source) if direction.target == GEMINI else output_raw
     )
     returned_raw = call.convert(reverse, sent_back, back_where, interaction=number)
-    returned = read_output(reverse, returned_raw, case.profile, source, back_where, collector)
+    # What comes back is judged under the run's profile for the source's
+    # dialect where one was given (it names that endpoint), else the case's.
+    back_profile = options.profiles.get(case.dialect, case.profile)
+    back_chosen = chosen_profile(case.dialect, options)
+    returned = read_output(
+        reverse, returned_raw, back_profile, source, back_where, collector, back_chosen
+    )
     if returned is None:
         return
     collector.judge_returned_payload(returned, source.under_test, PAYLOAD_CHECKS, back_where)

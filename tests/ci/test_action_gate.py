@@ -10,9 +10,11 @@ from pathlib import Path
 from tests.ci.test_action import Step, _expected
 from toolwire.harness.adapters.loader import available_adapter_names
 
-# A SHOULD under the default profile anthropic, a MUST under anthropic-strict.
+# A SHOULD toward a target that merges consecutive user messages (the profile
+# anthropic-merging), a MUST under the default anthropic and under anthropic-strict.
 SPLIT = "tests.selftest.broken_requests:ResultsSplit"
 SPLIT_CASE = "parallel/two-cities-openai"
+MERGING = "anthropic-messages=anthropic-merging"
 
 
 def test_without_an_adapter_the_step_is_a_usage_error_listing_the_installed_ones(
@@ -40,16 +42,17 @@ def test_the_projects_pyproject_names_the_adapter(tmp_path: Path) -> None:
 def test_fail_on_warn_fails_the_job_on_a_should_verdict(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    default = Step(tmp_path / "a", {"adapter": SPLIT, "select": SPLIT_CASE}, {})
+    lenient = {"adapter": SPLIT, "select": SPLIT_CASE, "profile": MERGING}
+    default = Step(tmp_path / "a", lenient, {})
     totals = default.totals()
     assert totals["warn"] == 1 and totals["fail"] == 0
     assert default.outputs.startswith("exit-code=0\n")
-    strict = Step(tmp_path / "b", {"adapter": SPLIT, "select": SPLIT_CASE, "fail-on": "warn"}, {})
+    strict = Step(tmp_path / "b", {**lenient, "fail-on": "warn"}, {})
     name = strict.outputs.rsplit("artifact-name=", 1)[1].strip()
     assert strict.outputs == _expected(1, "", strict.totals(), name)
     assert "warned=1\n" in strict.outputs and "failed=0\n" in strict.outputs
     assert "1 SHOULD verdicts fail this run (--fail-on warn)" in strict.done.stdout
-    assert "Stricter: MUST under anthropic-strict" in strict.done.stdout
+    assert "Stricter: MUST under anthropic (" in strict.done.stdout
 
 
 def test_the_profile_input_judges_under_the_strict_profile(tmp_path: Path) -> None:

@@ -17,9 +17,11 @@ from toolwire.harness.cli.main import cli
 ADAPTERS = "tests.engine.test_adapters"
 PASS = f"{ADAPTERS}:PassThrough"
 RAISES = f"{ADAPTERS}:Raises"
-# Splits the results of one turn into two user messages: a SHOULD under the
-# default profile anthropic, a MUST under anthropic-strict.
+# Splits the results of one turn into two user messages: a SHOULD toward a
+# target that merges consecutive user messages (the profile anthropic-merging),
+# a MUST under the default profile anthropic and under anthropic-strict.
 SPLIT = "tests.selftest.broken_requests:ResultsSplit"
+MERGING = ("--profile", "anthropic-messages=anthropic-merging")
 SPLIT_CASE = "parallel/two-cities-openai"
 WEATHER = "single-tool/weather-openai"
 
@@ -99,7 +101,11 @@ def test_the_command_line_wins_over_the_environment_over_pyproject(_project: Pat
 
 
 def test_fail_on_from_pyproject_under_the_environment(_project: Path) -> None:
-    _pyproject(_project, f'adapter = "{SPLIT}"\nfail-on = "warn"\nselect = "{SPLIT_CASE}"')
+    _pyproject(
+        _project,
+        f'adapter = "{SPLIT}"\nfail-on = "warn"\nselect = "{SPLIT_CASE}"\n'
+        'profiles = ["anthropic-messages=anthropic-merging"]',
+    )
     assert _run().exit_code == 1
     assert _run(env={"TOOLWIRE_FAIL_ON": "must"}).exit_code == 0
     assert _run("--fail-on", "warn", env={"TOOLWIRE_FAIL_ON": "must"}).exit_code == 1
@@ -146,12 +152,13 @@ def test_a_bad_environment_value_names_the_variable() -> None:
 # --- strict mode ----------------------------------------------------------------
 
 
-def test_a_should_verdict_passes_by_default_and_says_where_it_is_a_must() -> None:
-    result = _run("--adapter", SPLIT, "--select", SPLIT_CASE)
+def test_a_should_verdict_passes_and_says_where_it_is_a_must() -> None:
+    result = _run("--adapter", SPLIT, "--select", SPLIT_CASE, *MERGING)
     assert result.exit_code == 0, result.output
     assert "WARN parallel/two-cities-openai::ordering.parallel_results_split" in result.output
     stricter = next(line for line in result.output.splitlines() if "Stricter:" in line)
-    assert "MUST under anthropic-strict (Anthropic-compatible servers that do not merge" in stricter
+    assert "MUST under anthropic (Every real Anthropic-format endpoint" in stricter
+    assert "and anthropic-strict (Anthropic-compatible servers that accept no" in stricter
     assert "400" in stricter  # why: what such a server answers
     assert "--profile anthropic-messages=anthropic-strict" in stricter
     assert "1 SHOULD verdicts do not fail this run: --fail-on warn" in result.output
@@ -161,7 +168,9 @@ def test_a_should_verdict_passes_by_default_and_says_where_it_is_a_must() -> Non
 @pytest.mark.parametrize("gate", [("--fail-on", "warn"), ("--strict",)])
 def test_fail_on_warn_fails_the_run_on_a_should_verdict(tmp_path: Path, gate: tuple[str]) -> None:
     reports = tmp_path / "reports"
-    result = _run("--adapter", SPLIT, "--select", SPLIT_CASE, "--report-dir", str(reports), *gate)
+    result = _run(
+        "--adapter", SPLIT, "--select", SPLIT_CASE, "--report-dir", str(reports), *MERGING, *gate
+    )
     assert result.exit_code == 1, result.output
     assert "1 SHOULD verdicts fail this run (--fail-on warn)" in result.output
     assert "FAIL: exit 1" in result.output

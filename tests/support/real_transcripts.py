@@ -47,18 +47,7 @@ STREAM_FORMATS = ("sse", "json-array", "chunks-jsonl")
 # gives. Tests expect exactly these, so that the fix shows by failing them:
 # then remove the entry.
 PENDING_VERDICTS: dict[str, tuple[str, tuple[str, ...]]] = {
-    name: (
-        "two consecutive model contents (a call, then pydantic-ai's own search_tools call) "
-        "that the API accepted are read as two turns: the result of the first call looks "
-        "orphaned and the call unanswered",
-        ("pairing.orphan_result", "pairing.unanswered_call"),
-    )
-    for name in (
-        "pydantic-ai__test_cross_provider_capability_replay_openai-responses-gpt-5.4-"
-        "google-gemini-3-flash-preview___003",
-        "pydantic-ai__test_cross_provider_capability_replay_openai-responses-gpt-5.4-"
-        "google-gemini-3-flash-preview___004",
-    )
+    # (none left: two consecutive Gemini model contents now read as one turn)
 }
 
 
