@@ -41,6 +41,13 @@ PROFILES: dict[str, Profile] = {
             "https://platform.openai.com/docs/api-reference/chat/create",
         ),
         Profile(
+            "openai-compatible-strict",
+            "openai-chat",
+            "A strict OpenAI-compatible server (Groq, Fireworks): a request field the OpenAI "
+            "Chat Completions reference does not define is refused with HTTP 400.",
+            "https://platform.openai.com/docs/api-reference/chat/create",
+        ),
+        Profile(
             "anthropic",
             "anthropic-messages",
             "Every real Anthropic-format endpoint (Anthropic's API, Bedrock, Vertex AI, "
