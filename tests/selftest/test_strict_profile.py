@@ -65,8 +65,9 @@ def test_the_reference_under_the_strict_profile_fails_only_on_what_it_carries(
 def test_the_default_openai_profile_does_not_judge_it(bundled: Corpus) -> None:
     adapter = ToolCallBookkeepingLeaked()
     result = run(adapter, bundled, None, focused(adapter, bundled))
-    judged = [v for v in result.verdicts if v.rule_code == CODE and v.outcome != "skip"]
-    assert [v for v in judged if v.outcome in ("fail", "warn")] == []
+    # Out of the profile's scope: no verdict at all, not even a pass.
+    assert [v.outcome for v in result.verdicts if v.rule_code == CODE] == []
+    assert result.verdicts, "the run judged nothing"
 
 
 def _carried_by_reference(message: str) -> bool:
