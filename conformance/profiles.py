@@ -43,8 +43,9 @@ PROFILES: dict[str, Profile] = {
         Profile(
             "openai-compatible-strict",
             "openai-chat",
-            "A strict OpenAI-compatible server (Groq, Fireworks): a request field the OpenAI "
-            "Chat Completions reference does not define is refused with HTTP 400.",
+            "A strict OpenAI-compatible server that accepts the request fields of the OpenAI "
+            "Chat Completions reference and nothing else (as Groq and Fireworks refuse fields "
+            "they do not know, with HTTP 400).",
             "https://platform.openai.com/docs/api-reference/chat/create",
         ),
         Profile(

@@ -13,7 +13,13 @@ against such a model and refuse anything else with HTTP 400: Fireworks
 following must be satisfied[('messages.1' : property 'metadata' is
 unsupported)]" (``STRICT_MESSAGE_FIELD_400``).
 
-Judged only under ``openai-compatible-strict``. Under the default ``openai``
+Judged only under ``openai-compatible-strict``: a server that accepts the
+reference's fields and nothing else. Groq and Fireworks refuse the fields they
+do not know, but each documents extensions of its own (Groq's
+``reasoning_format`` and ``reasoning`` on assistant messages,
+https://console.groq.com/docs/reasoning); those are reported under this
+profile, so a converter that sends one on purpose judges that target under
+``openai``. Under the default ``openai``
 profile the rule is out of scope: the openai-chat dialect is also spoken by
 servers that document fields of their own (Groq's ``reasoning_format``, Z.ai's
 ``thinking``, ``reasoning_content`` on assistant messages; all in the real
@@ -37,6 +43,7 @@ from toolwire.conformance.sources import (
     STRICT_TOOL_CALL_FIELD_400,
     STRICT_TOP_LEVEL_FIELD_400,
 )
+from toolwire.harness.model import OPENAI_CHAT
 
 CODE = "schema.unknown_fields"
 
@@ -49,7 +56,7 @@ UNKNOWN_FIELDS = rule(
     "content parts).",
     OPENAI_DOCS,
     STRICT_TOOL_CALL_FIELD_400,
-    dialects=frozenset({"openai-chat"}),
+    dialects=frozenset({OPENAI_CHAT}),
     profile_levels=dict(OPENAI_STRICT_ONLY),
     evidence=(
         rejected(
@@ -204,14 +211,17 @@ def unknown_fields(raw: Any) -> Iterator[str]:
 
 
 def check_unknown_fields(payload: PayloadUnderTest) -> list[Finding] | None:
-    if payload.kind != "request" or not isinstance(payload.raw, Mapping):
+    if payload.dialect != OPENAI_CHAT or payload.kind != "request":
+        return None
+    if not isinstance(payload.raw, Mapping):
         return None
     return [
         finding(
             CODE,
             f"{path.rsplit('.', 1)[-1]!r} at {path} is not a field of the OpenAI Chat "
-            "Completions request; a strict OpenAI-compatible server (Groq, Fireworks) answers "
-            'HTTP 400 "Extra inputs are not permitted"',
+            "Completions request; a strict OpenAI-compatible server refuses fields it does not "
+            'define with HTTP 400 (Fireworks: "Extra inputs are not permitted", Groq: '
+            '"property ... is unsupported")',
             path,
         )
         for path in unknown_fields(payload.raw)
