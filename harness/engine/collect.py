@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from toolwire.conformance.catalogue import RULES_BY_CODE
@@ -77,6 +78,17 @@ def _applicable(
     return tuple(plan)
 
 
+def _beyond_source(
+    check: Callable[[Any], list[Finding] | None], source: PayloadUnderTest, subject: Any
+) -> list[Finding] | None:
+    """``check`` on ``subject``, without the findings it also gives on ``source``."""
+    found = check(subject)
+    if not found:
+        return found
+    already = {(f.message, f.path) for f in check(source) or ()}
+    return [f for f in found if (f.message, f.path) not in already]
+
+
 @dataclass
 class _RuleRecord:
     level: Level
@@ -116,19 +128,9 @@ class VerdictCollector:
         """The payload rules on what came back from a round trip, less the
         findings the source itself gives: what the client sent is the
         client's, and only what the converter added is the converter's."""
-
-        def added(check: Callable[[Any], list[Finding] | None]) -> Any:
-            def judged(subject: Any) -> list[Finding] | None:
-                found = check(subject)
-                if not found:
-                    return found
-                already = {(f.message, f.path) for f in check(source) or ()}
-                return [f for f in found if (f.message, f.path) not in already]
-
-            return judged
-
         for code, check, level in _applicable(checks, returned.dialect, returned.profile):
-            self._judge_one(code, added(check), level, returned, returned.profile, where)
+            beyond = partial(_beyond_source, check, source)
+            self._judge_one(code, beyond, level, returned, returned.profile, where)
 
     def judge(
         self,
