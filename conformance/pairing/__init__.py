@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from toolwire.conformance.context import checks_of
 from toolwire.conformance.pairing import (
-    call_id_as_item_id,
     call_id_duplicate,
     call_id_missing,
     duplicate_result,
@@ -31,7 +30,6 @@ MODULES = (
     unanswered_call,
     id_changed,
     id_pattern,
-    call_id_as_item_id,
 )
 # In the order of the catalogue and the rule pages.
 RULES: tuple[Rule, ...] = (
@@ -42,6 +40,5 @@ RULES: tuple[Rule, ...] = (
     unanswered_call.UNANSWERED_CALL,
     id_changed.ID_CHANGED,
     id_pattern.ID_PATTERN,
-    call_id_as_item_id.CALL_ID_AS_ITEM_ID,
 )
 PAYLOAD_CHECKS, CONVERSION_CHECKS, ROUNDTRIP_CHECKS, REPLAY_CHECKS = checks_of(RULES, MODULES)

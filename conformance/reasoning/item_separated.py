@@ -81,15 +81,6 @@ def _preceding_reasoning(turn: Turn) -> dict[str, list[ThinkingBlock]]:
     return found
 
 
-def _call_id_in_item_id(call: ToolCall) -> bool:
-    """The call's item id is a call id or empty, what pairing.call_id_as_item_id
-    reports (OpenAI refuses the id itself before it looks for the reasoning)."""
-    item_id = call.item_id or ""
-    return not item_id.startswith("fc") and (
-        item_id in ("", call.id) or item_id.startswith("call_")
-    )
-
-
 def check_item_separated(source: Conversation, output: Conversation) -> list[Finding] | None:
     before: dict[str, list[ThinkingBlock]] = {}
     for turn in source.turns:
@@ -108,8 +99,6 @@ def check_item_separated(source: Conversation, output: Conversation) -> list[Fin
             judged = True
             if block.item_id is None:
                 continue  # a call without its fc_ id is not tied to its reasoning
-            if _call_id_in_item_id(block):
-                continue  # not an item id at all: pairing.call_id_as_item_id's verdict
             needed = [r.item_id or r.encrypted_content for r in before[block.id]]
             missing = [label for label in needed if label not in kept_ids]
             if missing:

@@ -286,8 +286,6 @@ EXERCISES: dict[str, Predicate] = {
     "pairing.unanswered_call": lambda c: any(_call_not_last(r) for r in c.requests),
     "pairing.id_changed": lambda c: any(call.id for call in _calls(c)),
     "pairing.id_pattern": _has_calls,
-    # Judged on a Responses request whose function_call items carry an item id.
-    "pairing.call_id_as_item_id": lambda c: any(call.item_id is not None for call in _calls(c)),
     # ordering
     "ordering.result_not_adjacent": lambda c: any(
         n >= 1 for r in c.requests for n in _answers_per_call_turn(r)
@@ -368,8 +366,6 @@ EXERCISES: dict[str, Predicate] = {
     # Judged on every openai-responses stream (a converter's or the case's own).
     "stream.item_reference": lambda c: bool(c.streams),
     "stream.done_consistent": lambda c: bool(c.streams),
-    # Judged on an openai-responses stream that states a function call.
-    "stream.item_call_id": lambda c: bool(c.streams) and _has_calls(c),
     # A Qwen stream's calls are markup until a parser makes them structured.
     "stream.call_index": lambda c: (
         any(_streamed_calls(s) for s in c.streams) or (bool(c.streams) and _has_calls(c))

@@ -152,7 +152,6 @@ def test_a_well_formed_openai_stream_holds() -> None:
         # openai-responses only: no verdict on an openai-chat stream.
         "stream.item_reference": None,
         "stream.done_consistent": None,
-        "stream.item_call_id": None,
     }
 
 

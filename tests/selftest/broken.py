@@ -7,8 +7,7 @@ The adapters live in ``broken_requests`` (conversation history),
 ``broken_responses`` (responses, streams, Qwen XML) and ``broken_streams``
 (chunk ids, call indices, stop reason against content) and
 ``broken_responses_api`` (the openai-responses event stream and reasoning
-items) and ``broken_responses_items`` (the call_id, sequence_number and
-item_id of its events). ``replay.assistant_altered`` is judged on a multi-request cassette by
+items). ``replay.assistant_altered`` is judged on a multi-request cassette by
 ``toolwire lint``, not on an adapter's output: its broken input is a
 hand-altered cassette, built in the test.
 """
@@ -24,7 +23,6 @@ from tests.selftest import (
     broken_requests,
     broken_responses,
     broken_responses_api,
-    broken_responses_items,
     broken_results,
     broken_streams,
     broken_strict,
@@ -46,7 +44,6 @@ def _adapters() -> tuple[type[BrokenAdapter], ...]:
         broken_reasoning,
         broken_responses,
         broken_responses_api,
-        broken_responses_items,
         broken_vanish,
         broken_streams,
         broken_blind,

@@ -26,10 +26,6 @@ complete"), which says the same. Problems are noted as ``StreamIssue`` s with th
 * ``missing_created``: the first event is not ``response.created``
   (openai-python raises "Expected to have received response.created");
 * ``sequence_not_increasing``: a ``sequence_number`` not above the previous;
-* ``sequence_missing``: an event without ``sequence_number`` in a stream whose
-  other events carry one (a stream that numbers none is not noted: the API
-  sent streams without it before it added the field, as recorded traffic
-  from api.openai.com in 2025 shows);
 * ``unknown_output_index``: a content event for an output index that no
   ``output_item.added`` opened (openai-python raises "Received a content
   event for output index ... before receiving its output item");
@@ -39,11 +35,6 @@ complete"), which says the same. Problems are noted as ``StreamIssue`` s with th
 * ``duplicate_output_index``: a second ``output_item.added`` at one index;
 * ``item_id_mismatch``: an event's ``item_id`` is not the id of the item at
   its ``output_index``;
-* ``item_id_missing``: a content event (delta, done, part) without ``item_id``
-  (the streaming reference gives every one of them an ``item_id``);
-* ``call_id_missing``: a ``function_call`` item in ``output_item.added`` or
-  ``output_item.done`` with no ``call_id`` or an empty one (a client that
-  reads the call from these events gets a call it cannot answer);
 * ``text_done_mismatch`` / ``arguments_done_mismatch``: a ``.done`` event's
   ``text`` / ``arguments`` differs from the deltas joined;
 * ``item_done_mismatch``: ``output_item.done`` carries text or arguments
@@ -124,8 +115,6 @@ class _Reassembler:
         self.snapshot: dict[str, Any] | None = None
         self.terminal: dict[str, Any] | None = None
         self.last_sequence: int | None = None
-        self.numbered = 0
-        self.unnumbered: list[tuple[int, str]] = []  # (event index, type)
         self.seen_any = False
 
     def issue(self, code: str, message: str, *compared: Any) -> None:
@@ -159,10 +148,6 @@ class _Reassembler:
         if self.terminal is not None:
             self.issue("after_terminal", f"{kind} after the response ended")
         sequence = data.get("sequence_number")
-        if "sequence_number" not in data:
-            self.unnumbered.append((self.index, kind))
-        else:
-            self.numbered += 1
         if isinstance(sequence, int) and not isinstance(sequence, bool):
             if self.last_sequence is not None and sequence <= self.last_sequence:
                 self.issue(
@@ -182,12 +167,6 @@ class _Reassembler:
             )
             return None
         item_id = data.get("item_id")
-        if "item_id" not in data and data.get("type") != "response.output_item.done":
-            self.issue(
-                "item_id_missing",
-                f"{data.get('type')} at output_index {index} has no item_id"
-                + (f" (its item is {state.id!r})" if state.id is not None else ""),
-            )
         if "item_id" in data and state.id is not None and item_id != state.id:
             self.issue(
                 "item_id_mismatch",
@@ -211,22 +190,6 @@ class _Reassembler:
         if index in self.items:
             self.issue("duplicate_output_index", f"a second item added at output_index {index}")
         self.items[index] = _Item(item)
-        self.check_call_id("response.output_item.added", item, index, None)
-
-    def check_call_id(
-        self, kind: str, item: Mapping[str, Any], index: int, added: Mapping[str, Any] | None
-    ) -> None:
-        """A function_call item the event states carries a call_id."""
-        call_id = item.get("call_id")
-        if item.get("type") != "function_call" or (isinstance(call_id, str) and call_id):
-            return
-        stated = "no call_id" if call_id is None else f"call_id {call_id!r}"
-        name = item.get("name")
-        message = f"{kind} states the call to {name!r} at output_index {index} with {stated}"
-        earlier = added.get("call_id") if added is not None else None
-        if isinstance(earlier, str) and earlier:
-            message += f" (response.output_item.added gave it {earlier!r})"
-        self.issue("call_id_missing", message, call_id, earlier)
 
     def part_added(self, data: Mapping[str, Any]) -> None:
         state = self.item_for(data)
@@ -309,9 +272,6 @@ class _Reassembler:
         item = data.get("item")
         if state is None or not isinstance(item, dict):
             return
-        self.check_call_id(
-            "response.output_item.done", item, _int(data.get("output_index")), state.item
-        )
         streamed = state.texts or state.arguments or state.summaries
         if streamed and essence(state.built())[2:] != essence(item)[2:]:
             name, said, built = first_field_difference(item, state.built())
@@ -339,7 +299,10 @@ class _Reassembler:
     # --- result -----------------------------------------------------------
 
     def finished_output(self) -> list[dict[str, Any]]:
-        return [_finished(state) for _, state in sorted(self.items.items())]
+        return [
+            state.done if state.done is not None else state.built()
+            for _, state in sorted(self.items.items())
+        ]
 
     def output_mismatch(self, terminal: list[Any], finished: list[dict[str, Any]]) -> None:
         for index, (said, built) in enumerate(zip(terminal, finished, strict=False)):
@@ -361,22 +324,7 @@ class _Reassembler:
             kinds(finished),
         )
 
-    def unnumbered_events(self) -> None:
-        """Events without sequence_number, where the stream numbers the others."""
-        if not self.numbered:
-            return
-        for index, kind in self.unnumbered:
-            self.issues.append(
-                StreamIssue(
-                    "sequence_missing",
-                    f"{kind} has no sequence_number, where {self.numbered} other events "
-                    "of this stream carry one",
-                    index,
-                )
-            )
-
     def finish(self) -> dict[str, Any]:
-        self.unnumbered_events()
         if not self.seen_any:
             self.issue("empty_stream", "the stream has no events")
         if self.terminal is None and not any(i.code == "error_event" for i in self.issues):
@@ -392,17 +340,6 @@ class _Reassembler:
         base = dict(self.terminal or self.snapshot or {})
         base["output"] = finished
         return base
-
-
-def _finished(state: _Item) -> dict[str, Any]:
-    """The item as the stream finished it; a call_id the done event lost
-    (noted as ``call_id_missing``) is the one output_item.added gave."""
-    if state.done is None:
-        return state.built()
-    added, done = state.item.get("call_id"), state.done.get("call_id")
-    if state.done.get("type") == "function_call" and not done and added:
-        return {**state.done, "call_id": added}
-    return state.done
 
 
 def _int(value: Any) -> int:
