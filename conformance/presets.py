@@ -8,7 +8,6 @@ from toolwire.conformance.rule import Level
 # documentation is judged as a SHOULD.
 SHOULD_ON_OPENAI_FAMILY: dict[str, Level | None] = {
     "openai": "SHOULD",
-    "openai-compatible-strict": "SHOULD",
     "deepseek-thinking": "SHOULD",
     "deepseek": "SHOULD",
     "deepseek-reasoner-legacy": "SHOULD",
@@ -30,10 +29,3 @@ OPENAI_FAMILY = frozenset({"openai-chat", "deepseek-chat", "qwen-xml"})
 ANY_DIALECT: frozenset[str] = frozenset()
 # Dialects whose calls carry ids; Qwen XML calls have none (results link by order).
 ID_DIALECTS = frozenset({"openai-chat", "anthropic-messages", "deepseek-chat", "openai-responses"})
-# MUST only toward a strict OpenAI-compatible server (openai-compatible-strict);
-# not judged under the default openai profile, whose targets include servers
-# that document extension fields of their own (schema.unknown_fields).
-OPENAI_STRICT_ONLY: dict[str, Level | None] = {
-    "openai-compatible-strict": "MUST",
-    "openai": None,
-}

@@ -41,14 +41,6 @@ PROFILES: dict[str, Profile] = {
             "https://platform.openai.com/docs/api-reference/chat/create",
         ),
         Profile(
-            "openai-compatible-strict",
-            "openai-chat",
-            "A strict OpenAI-compatible server that accepts the request fields of the OpenAI "
-            "Chat Completions reference and nothing else (as Groq and Fireworks refuse fields "
-            "they do not know, with HTTP 400).",
-            "https://platform.openai.com/docs/api-reference/chat/create",
-        ),
-        Profile(
             "anthropic",
             "anthropic-messages",
             "Every real Anthropic-format endpoint (Anthropic's API, Bedrock, Vertex AI, "

@@ -67,12 +67,3 @@ ANTHROPIC_PARALLEL_TOOLS = (
 SPLIT_RESULTS_VERTEX_400 = "https://github.com/openclaw/clawhub/issues/151"
 SPLIT_RESULTS_DEEPSEEK_ANTHROPIC_400 = "https://github.com/OnesoftQwQ/opencode-go-copilot/pull/89"
 SPLIT_RESULTS_ANTHROPIC_400 = "https://github.com/rowboatlabs/rowboat/pull/378"
-
-# Strict OpenAI-compatible servers refusing request fields the OpenAI
-# reference does not define (schema.unknown_fields): Fireworks 400 "Extra
-# inputs are not permitted, field: 'messages[7].tool_calls[0].approxNumTokens'"
-# (through OpenRouter), Fireworks naming an unknown top-level field, Groq 400
-# "'messages.1' : for 'role:user' ... property 'metadata' is unsupported".
-STRICT_TOOL_CALL_FIELD_400 = "https://github.com/microsoft/copilot-intellij-feedback/issues/1874"
-STRICT_TOP_LEVEL_FIELD_400 = "https://github.com/vercel/ai/pull/18306"
-STRICT_MESSAGE_FIELD_400 = "https://github.com/odysseus-dev/odysseus/issues/167"

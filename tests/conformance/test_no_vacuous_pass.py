@@ -135,7 +135,6 @@ PROFILES = {
 # to alternate and a schema; any response a stop reason; any text is text).
 ALWAYS_ON_REQUESTS = {
     "schema.request",
-    "schema.unknown_fields",  # every openai-chat request has fields to read
     "ordering.role_alternation",
     "fidelity.empty_content",
     "reasoning.replay_forbidden",  # (only with an assistant message: none here)

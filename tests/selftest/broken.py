@@ -25,7 +25,6 @@ from tests.selftest import (
     broken_responses_api,
     broken_results,
     broken_streams,
-    broken_strict,
     broken_usage,
     broken_vanish,
 )
@@ -52,7 +51,6 @@ def _adapters() -> tuple[type[BrokenAdapter], ...]:
         broken_parameters,
         broken_usage,
         broken_results,
-        broken_strict,
     ):
         for value in vars(module).values():
             if (
