@@ -123,8 +123,9 @@ def _body_dialect(kind: PayloadKind, value: Any) -> str:
     if kind == "response":
         if isinstance(value, dict) and value.get("type") == "message":
             return ANTHROPIC_MESSAGES
-        choices = value.get("choices") if isinstance(value, dict) else None
-        replies = [c.get("message") for c in choices or () if isinstance(c, dict)]
+        found_choices = value.get("choices") if isinstance(value, dict) else None
+        choices: list[Any] = found_choices if isinstance(found_choices, list) else []
+        replies = [c.get("message") for c in choices if isinstance(c, dict)]
         reasoning = any(isinstance(m, dict) and "reasoning_content" in m for m in replies)
         return DEEPSEEK_CHAT if reasoning else OPENAI_CHAT
     found = value.get("messages") if isinstance(value, dict) else None

@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.fuzz.hostile import (
@@ -159,6 +159,8 @@ def test_sse_reader_reads_any_text(text: str) -> None:
     ),
     dialect=st.one_of(st.none(), st.sampled_from(DIALECTS)),
 )
+# Found by this test on a fresh clone: choices that are not a list, with no dialect given.
+@example(text='{"choices": true}', dialect=None)
 def test_lint_reads_any_file_or_refuses_it(text: str, dialect: str | None) -> None:
     try:
         lint_text(text, "fuzz-input", dialect=dialect)
